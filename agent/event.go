@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// EventKind is the closed set of semantic events the agent emits. Consumers
+// (TUI, headless run, session log) switch over it without a default arm.
+type EventKind int
+
+// The event kinds.
+const (
+	// EventTurnStarted opens a turn; Text holds the user's message.
+	EventTurnStarted EventKind = iota + 1
+	// EventTextDelta carries assistant text in Text.
+	EventTextDelta
+	// EventReasoningDelta carries reasoning text in Text.
+	EventReasoningDelta
+	// EventToolCallStarted is sent as soon as a call's name is known; its
+	// arguments are still streaming. Call.Args is empty.
+	EventToolCallStarted
+	// EventToolCallReady is sent when a call's arguments are complete and parsed.
+	EventToolCallReady
+	// EventApprovalRequested carries a request that must be answered.
+	EventApprovalRequested
+	// EventApprovalResolved reports how a request was answered.
+	EventApprovalResolved
+	// EventToolRunning is sent when a tool starts executing.
+	EventToolRunning
+	// EventToolOutput carries a live output chunk of a running tool in Text.
+	EventToolOutput
+	// EventToolFinished carries the tool's result.
+	EventToolFinished
+	// EventUsage carries the usage of one model request.
+	EventUsage
+	// EventRetrying says the model call failed and is being retried.
+	EventRetrying
+	// EventTurnFinished closes a turn.
+	EventTurnFinished
+	// EventError reports an error that does not end the turn by itself
+	// (for example a tool that could not be previewed).
+	EventError
+)
+
+// String names the kind for logs and test failures.
+func (k EventKind) String() string {
+	switch k {
+	case EventTurnStarted:
+		return "turn_started"
+	case EventTextDelta:
+		return "text_delta"
+	case EventReasoningDelta:
+		return "reasoning_delta"
+	case EventToolCallStarted:
+		return "tool_call_started"
+	case EventToolCallReady:
+		return "tool_call_ready"
+	case EventApprovalRequested:
+		return "approval_requested"
+	case EventApprovalResolved:
+		return "approval_resolved"
+	case EventToolRunning:
+		return "tool_running"
+	case EventToolOutput:
+		return "tool_output"
+	case EventToolFinished:
+		return "tool_finished"
+	case EventUsage:
+		return "usage"
+	case EventRetrying:
+		return "retrying"
+	case EventTurnFinished:
+		return "turn_finished"
+	case EventError:
+		return "error"
+	}
+	return "unknown"
+}
+
+// Event is one semantic event. Which fields are set depends on Kind.
+type Event struct {
+	Kind EventKind
+	// Turn numbers the turn this event belongs to, from 1.
+	Turn int
+	// Text is the user message (TurnStarted), a text or reasoning fragment,
+	// a tool output chunk, or an error message.
+	Text string
+	// Call identifies the tool call for tool and approval events.
+	Call *Call
+	// Approval is the request for EventApprovalRequested and
+	// EventApprovalResolved.
+	Approval *ApprovalRequest
+	// Decision is the answer for EventApprovalResolved.
+	Decision Decision
+	// Result is the outcome for EventToolFinished.
+	Result *ToolResult
+	// Usage is one request's usage for EventUsage.
+	Usage provider.Usage
+	// Retry describes the retry for EventRetrying.
+	Retry *Retry
+	// Finish describes how the turn ended for EventTurnFinished.
+	Finish *Finish
+	// Err is the error for EventError and failed turns.
+	Err error
+}
+
+// Call identifies a tool call within a turn.
+type Call struct {
+	// ID is the gateway's call id (or one tern assigned when the gateway gave none).
+	ID string
+	// Name is the tool name the model asked for.
+	Name string
+	// Args are the repaired, parsed JSON arguments (nil until ready).
+	Args json.RawMessage
+}
+
+// ToolResult is how a tool call ended.
+type ToolResult struct {
+	Status   tools.Status
+	Output   string
+	Summary  string
+	ExitCode int
+	Duration time.Duration
+}
+
+// Retry describes a failed model call that is being tried again.
+type Retry struct {
+	Attempt int
+	Wait    time.Duration
+	Reason  string
+	// DiscardPartial tells consumers to drop the text, reasoning and tool
+	// calls streamed by the failed attempt.
+	DiscardPartial bool
+}
+
+// FinishReason is how a turn ended; the set is closed.
+type FinishReason int
+
+// The ways a turn can end.
+const (
+	FinishDone FinishReason = iota + 1
+	FinishCancelled
+	FinishFailed
+	FinishStepLimit
+)
+
+// String names the reason for logs and the public protocol.
+func (f FinishReason) String() string {
+	switch f {
+	case FinishDone:
+		return "done"
+	case FinishCancelled:
+		return "cancelled"
+	case FinishFailed:
+		return "failed"
+	case FinishStepLimit:
+		return "step_limit"
+	}
+	return "unknown"
+}
+
+// Finish describes the end of a turn.
+type Finish struct {
+	Reason FinishReason
+	// Err is set for failed turns.
+	Err error
+	// Steps counts model requests in the turn.
+	Steps int
+	// Usage sums the turn's requests as the gateway reported them.
+	Usage provider.Usage
+}

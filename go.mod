@@ -1,0 +1,3 @@
+module github.com/ternhq/tern
+
+go 1.26

@@ -1,0 +1,140 @@
+package provider
+
+import "strings"
+
+// Accumulator turns a stream of deltas into whole text, reasoning and tool
+// calls. Every consumer uses this one implementation, so gateway quirks
+// (interleaved indexes, missing indexes, whole calls in one chunk) are
+// handled in one place.
+type Accumulator struct {
+	text      strings.Builder
+	reasoning strings.Builder
+	calls     []*callBuilder
+	byIndex   map[int]*callBuilder
+	usage     Usage
+	hasUsage  bool
+	finish    FinishReason
+}
+
+type callBuilder struct {
+	id   string
+	name string
+	args strings.Builder
+}
+
+// Add folds one delta into the accumulated state. For tool-call fragments it
+// returns the position of the call the fragment belongs to (its order of first
+// appearance), or -1 for other kinds.
+func (a *Accumulator) Add(d Delta) int {
+	switch d.Kind {
+	case DeltaText:
+		a.text.WriteString(d.Text)
+	case DeltaReasoning:
+		a.reasoning.WriteString(d.Text)
+	case DeltaToolCall:
+		return a.addFragment(d.ToolCall)
+	case DeltaUsage:
+		// Some gateways report usage twice (in the last content chunk and in a
+		// trailing chunk); the figures are cumulative, so the last one wins.
+		a.usage, a.hasUsage = d.Usage, true
+	case DeltaFinish:
+		a.finish = d.Finish
+	}
+	return -1
+}
+
+func (a *Accumulator) addFragment(f ToolCallFragment) int {
+	var c *callBuilder
+	switch {
+	case f.HasIndex:
+		if a.byIndex == nil {
+			a.byIndex = make(map[int]*callBuilder)
+		}
+		c = a.byIndex[f.Index]
+		if c != nil && f.ID != "" && c.id != "" && f.ID != c.id {
+			// A gateway that reuses index 0 for every call but gives each a
+			// fresh id: start a new call.
+			c = nil
+		}
+		if c == nil {
+			c = &callBuilder{}
+			a.byIndex[f.Index] = c
+			a.calls = append(a.calls, c)
+		}
+	default:
+		// No index: a fragment with an id (or a name, when the last call already
+		// has one) starts a new call; anything else continues the last call.
+		if n := len(a.calls); n > 0 {
+			last := a.calls[n-1]
+			switch {
+			case f.ID != "" && f.ID == last.id:
+				c = last
+			case f.ID == "" && (f.Name == "" || last.name == ""):
+				c = last
+			}
+		}
+		if c == nil {
+			c = &callBuilder{}
+			a.calls = append(a.calls, c)
+		}
+	}
+	if f.ID != "" && c.id == "" {
+		c.id = f.ID
+	}
+	if f.Name != "" {
+		if c.name == "" || c.name == f.Name {
+			c.name = f.Name
+		} else if c.args.Len() == 0 {
+			// Names streamed in pieces.
+			c.name += f.Name
+		}
+	}
+	c.args.WriteString(f.Arguments)
+	for i, x := range a.calls {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// Text returns the assistant text so far.
+func (a *Accumulator) Text() string { return a.text.String() }
+
+// Reasoning returns the reasoning text so far.
+func (a *Accumulator) Reasoning() string { return a.reasoning.String() }
+
+// ToolCalls returns the calls assembled so far, in order of first appearance.
+// Calls without a name are dropped: they cannot be run or answered sensibly.
+func (a *Accumulator) ToolCalls() []ToolCall {
+	out := make([]ToolCall, 0, len(a.calls))
+	for _, c := range a.calls {
+		if c.name == "" {
+			continue
+		}
+		out = append(out, ToolCall{ID: c.id, Name: c.name, Arguments: c.args.String()})
+	}
+	return out
+}
+
+// CallName returns the name known so far for the call at position i.
+func (a *Accumulator) CallName(i int) string {
+	if i < 0 || i >= len(a.calls) {
+		return ""
+	}
+	return a.calls[i].name
+}
+
+// CallID returns the id known so far for the call at position i.
+func (a *Accumulator) CallID(i int) string {
+	if i < 0 || i >= len(a.calls) {
+		return ""
+	}
+	return a.calls[i].id
+}
+
+// Usage returns the last usage reported and whether any was.
+func (a *Accumulator) Usage() (Usage, bool) { return a.usage, a.hasUsage }
+
+// Finish returns the finish reason, or 0 when the stream has not finished.
+func (a *Accumulator) Finish() FinishReason { return a.finish }

@@ -1,0 +1,77 @@
+// Package provider defines tern's own streaming interface to language models:
+// messages, tool specs, requests and a closed set of stream deltas. Vendor
+// types never leave the implementation packages (provider/openai, provider/mock).
+package provider
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role says who wrote a message in the conversation.
+type Role string
+
+// The roles a message can have; the set is closed.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// ToolCall is one complete call the model asked for, with raw JSON arguments.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Message is one entry of the conversation sent to the model.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content string `json:"content,omitempty"`
+	// Reasoning is the model's reasoning text for an assistant message; it is
+	// kept for the transcript and never sent back to the gateway.
+	Reasoning string `json:"reasoning,omitempty"`
+	// ToolCalls are the calls an assistant message made.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID names the call a tool message answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// ToolSpec describes a tool to the model: its name, what it does and a JSON
+// Schema for its parameters.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Request is one streaming completion request.
+type Request struct {
+	Model    string
+	Messages []Message
+	Tools    []ToolSpec
+	// Temperature is sent only when set.
+	Temperature *float32
+	// MaxTokens limits the completion when positive.
+	MaxTokens int
+}
+
+// Provider streams completions. There is deliberately no non-streaming method:
+// every consumer handles deltas, so offline and online behave the same.
+type Provider interface {
+	// Stream starts a completion. The returned Stream must be closed. Cancelling
+	// ctx stops the stream at once.
+	Stream(ctx context.Context, req Request) (Stream, error)
+}
+
+// Stream is a Scanner-style sequence of deltas: call Next until it returns
+// false, read each Delta, then check Err. A stream that ends without a finish
+// delta reports an error from Err, never a quiet end.
+type Stream interface {
+	Next() bool
+	Delta() Delta
+	Err() error
+	Close() error
+}

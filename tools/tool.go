@@ -1,0 +1,107 @@
+// Package tools holds the tools the model can call (read_file, list_files,
+// grep, edit_file, write_file, run_shell), the workspace guard every path goes
+// through, and the output caps. It is the only place that runs user commands.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Kind says how approval policies treat a tool.
+type Kind int
+
+// The tool kinds; the set is closed.
+const (
+	// KindRead only reads inside the workspace; it never asks under any policy.
+	KindRead Kind = iota + 1
+	// KindEdit changes files inside the workspace.
+	KindEdit
+	// KindShell runs a command.
+	KindShell
+)
+
+// String names the kind for messages and docs.
+func (k Kind) String() string {
+	switch k {
+	case KindRead:
+		return "read"
+	case KindEdit:
+		return "edit"
+	case KindShell:
+		return "shell"
+	}
+	return "unknown"
+}
+
+// Spec describes a tool to the model; it mirrors provider.ToolSpec without
+// importing the provider layer.
+type Spec struct {
+	Name        string
+	Description string
+	// Parameters is a JSON Schema object.
+	Parameters json.RawMessage
+}
+
+// Preview is what a user sees before approving a call.
+type Preview struct {
+	// Title is a one-line summary, e.g. "edit internal/app.go" or "run go test ./...".
+	Title string
+	// Path is the workspace-relative file an edit touches, if any.
+	Path string
+	// Diff is a unified diff for edits and writes.
+	Diff string
+	// Command and Workdir are set for shell commands.
+	Command string
+	Workdir string
+}
+
+// Status is how a tool call ended.
+type Status int
+
+// The statuses a result can carry; the set is closed.
+const (
+	StatusOK Status = iota + 1
+	StatusError
+	StatusDenied
+	StatusCancelled
+)
+
+// String gives the public name of the status.
+func (s Status) String() string {
+	switch s {
+	case StatusOK:
+		return "ok"
+	case StatusError:
+		return "error"
+	case StatusDenied:
+		return "denied"
+	case StatusCancelled:
+		return "cancelled"
+	}
+	return "unknown"
+}
+
+// Result is what a tool returns: the text for the model, plus a short summary
+// for humans.
+type Result struct {
+	Status Status
+	// Output is the text sent back to the model (already capped).
+	Output string
+	// Summary is a one-line human summary such as "120 lines" or "7 matches".
+	Summary string
+	// ExitCode is set by run_shell.
+	ExitCode int
+}
+
+// Tool is one callable tool. Args are the raw JSON arguments the model sent,
+// already repaired and checked against Spec().Parameters by the caller.
+type Tool interface {
+	Spec() Spec
+	Kind() Kind
+	// Preview describes what Run would do, without side effects.
+	Preview(ctx context.Context, args json.RawMessage) (Preview, error)
+	// Run executes the call. output receives live output chunks (run_shell);
+	// it may be nil. Run must return promptly when ctx is cancelled.
+	Run(ctx context.Context, args json.RawMessage, output func(string)) Result
+}

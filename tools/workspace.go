@@ -1,0 +1,156 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultOutputCap is the default size limit of one tool result, in bytes.
+const DefaultOutputCap = 16 << 10
+
+// DefaultSecretPatterns are the file names read_file, grep and list_files
+// refuse by default; matched against the base name.
+var DefaultSecretPatterns = []string{
+	".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*", ".netrc",
+}
+
+// secretExceptions are suffixes that make a .env.* file safe to read.
+var secretExceptions = []string{".example", ".sample", ".template"}
+
+// Workspace is the directory tern works in. Every path a tool touches goes
+// through Resolve, which refuses anything whose real path lies outside it.
+type Workspace struct {
+	// Root is the workspace's real absolute path (symlinks resolved).
+	Root string
+	// OutputCap limits each tool result, in bytes.
+	OutputCap int
+	// Secrets are base-name glob patterns of files the read tools refuse.
+	Secrets []string
+	// Files remembers what the model has read and written this session.
+	Files *FileState
+}
+
+// NewWorkspace returns a workspace rooted at dir with default settings.
+func NewWorkspace(dir string) (*Workspace, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
+	return &Workspace{
+		Root:      real,
+		OutputCap: DefaultOutputCap,
+		Secrets:   append([]string(nil), DefaultSecretPatterns...),
+		Files:     NewFileState(),
+	}, nil
+}
+
+// ErrOutsideWorkspace is returned (wrapped) for paths that resolve outside the root.
+var ErrOutsideWorkspace = errors.New("outside the workspace")
+
+// Resolve turns a path the model gave (relative to the root, or absolute) into
+// its real absolute path and its slash-separated path relative to the root.
+// Symlinks are followed; for a path that does not exist yet, the deepest
+// existing parent is resolved. Paths whose real location is outside the root
+// are refused.
+func (w *Workspace) Resolve(p string) (abs, rel string, err error) {
+	if strings.ContainsRune(p, 0) {
+		return "", "", fmt.Errorf("path %q contains a NUL byte", p)
+	}
+	if p == "" {
+		p = "."
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(w.Root, p)
+	}
+	p = filepath.Clean(p)
+	real, err := realPath(p)
+	if err != nil {
+		return "", "", fmt.Errorf("resolve %s: %w", p, err)
+	}
+	r, err := filepath.Rel(w.Root, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+		return "", "", fmt.Errorf("%s is %w (%s): tools may only touch files under the workspace root", p, ErrOutsideWorkspace, w.Root)
+	}
+	return real, filepath.ToSlash(r), nil
+}
+
+// realPath resolves symlinks in p; when p does not exist it resolves the
+// deepest existing parent and appends the rest.
+func realPath(p string) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		// A dangling symlink or a loop: resolve what the link points at.
+		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, rerr := os.Readlink(p)
+			if rerr != nil {
+				return "", rerr
+			}
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(p), target)
+			}
+			return "", fmt.Errorf("symlink to %s cannot be resolved: %w", target, err)
+		}
+		return "", err
+	}
+	if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// A dangling symlink: writing through it would create its target, so
+		// the target is what must be inside the workspace.
+		target, rerr := os.Readlink(p)
+		if rerr != nil {
+			return "", rerr
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		return realPath(filepath.Clean(target))
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p, nil
+	}
+	rp, err := realPath(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(rp, filepath.Base(p)), nil
+}
+
+// IsSecret reports whether a workspace-relative path names a secret file.
+func (w *Workspace) IsSecret(rel string) bool {
+	base := filepath.Base(filepath.FromSlash(rel))
+	for _, pat := range w.Secrets {
+		if ok, _ := filepath.Match(pat, base); ok {
+			if strings.HasPrefix(base, ".env.") {
+				for _, ex := range secretExceptions {
+					if strings.HasSuffix(base, ex) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// CheckWritable refuses writes the file tools must never make, such as
+// anything inside .git/.
+func (w *Workspace) CheckWritable(rel string) error {
+	for _, part := range strings.Split(rel, "/") {
+		if part == ".git" {
+			return fmt.Errorf("%s is inside .git/: file tools never write there; use git commands through run_shell instead", rel)
+		}
+	}
+	return nil
+}
