@@ -82,9 +82,18 @@ func (w *Workspace) Resolve(p string) (abs, rel string, err error) {
 	return real, filepath.ToSlash(r), nil
 }
 
+// maxDanglingLinks bounds how many dangling symlinks realPath follows in a
+// chain before giving up.
+const maxDanglingLinks = 40
+
 // realPath resolves symlinks in p; when p does not exist it resolves the
 // deepest existing parent and appends the rest.
-func realPath(p string) (string, error) {
+func realPath(p string) (string, error) { return realPathDepth(p, 0) }
+
+func realPathDepth(p string, depth int) (string, error) {
+	if depth > maxDanglingLinks {
+		return "", fmt.Errorf("too many levels of symbolic links at %s", p)
+	}
 	real, err := filepath.EvalSymlinks(p)
 	if err == nil {
 		return real, nil
@@ -111,15 +120,22 @@ func realPath(p string) (string, error) {
 			return "", rerr
 		}
 		if !filepath.IsAbs(target) {
-			target = filepath.Join(filepath.Dir(p), target)
+			// A relative target is relative to the directory really holding
+			// the link, which differs from filepath.Dir(p) when a parent is
+			// itself a symlink ("../x" must not be resolved lexically).
+			dir, derr := realPathDepth(filepath.Dir(p), depth+1)
+			if derr != nil {
+				return "", derr
+			}
+			target = filepath.Join(dir, target)
 		}
-		return realPath(filepath.Clean(target))
+		return realPathDepth(filepath.Clean(target), depth+1)
 	}
 	parent := filepath.Dir(p)
 	if parent == p {
 		return p, nil
 	}
-	rp, err := realPath(parent)
+	rp, err := realPathDepth(parent, depth)
 	if err != nil {
 		return "", err
 	}

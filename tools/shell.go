@@ -1,0 +1,518 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// The limits of run_shell's timeout_s.
+const (
+	DefaultShellTimeout = 120 * time.Second
+	MaxShellTimeout     = 600 * time.Second
+)
+
+// shellKillGrace is how long a process group gets between SIGTERM and SIGKILL.
+const shellKillGrace = 2 * time.Second
+
+// shellPipeGrace is how long run_shell waits, once the command's process
+// group is gone, for output still held by a process that left the group
+// (a daemon that called setsid) before it stops reading.
+const shellPipeGrace = 500 * time.Millisecond
+
+// shellKeep is how many bytes of output run_shell keeps at each end of a
+// command's output once it overflows; the middle is counted, not kept, so a
+// command printing gigabytes cannot exhaust memory.
+const shellKeep = 1 << 20
+
+// shellChunk is the size of the reads that become live output chunks.
+const shellChunk = 32 << 10
+
+// ternKeyVars are the environment variables holding tern's own API keys;
+// commands the model runs never see them.
+func ternKeyVar(name string) bool {
+	switch name {
+	case "LLM_API_KEY", "OPENAI_API_KEY":
+		return true
+	}
+	return false
+}
+
+// FilterEnv returns env (entries "NAME=value") without tern's own API key
+// variables (LLM_API_KEY and OPENAI_API_KEY), so that a command the model
+// runs cannot read or leak the key tern talks to the gateway with. The
+// result is never nil: a nil Cmd.Env would inherit tern's whole environment.
+func FilterEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if ternKeyVar(name) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// shellSchema returns run_shell's parameter schema; part of the public contract.
+func shellSchema() json.RawMessage {
+	return objectSchema(
+		param{Name: "command", Type: "string", Required: true,
+			Description: "The command to run with `bash -c`; pipes, redirections, && and multi-line scripts work. It cannot be interactive: stdin is empty (/dev/null) and there is no terminal."},
+		param{Name: "timeout_s", Type: "integer", Minimum: minimum(1),
+			Description: "Seconds after which the command and every process it started are killed. Default 120; at most 600 (larger values are lowered to 600)."},
+		param{Name: "workdir", Type: "string",
+			Description: "The directory to run in: a path relative to the workspace root, or an absolute path inside the workspace. Default: the workspace root."},
+	)
+}
+
+const shellDescription = "Run a shell command with `bash -c` in the workspace (or in workdir, a directory inside it) and return its combined stdout and stderr, then a final line `exit code: N`. " +
+	"Use it to build, test, run scripts, and for git. " +
+	"stdin is /dev/null and there is no terminal, so commands must not wait for input (use non-interactive flags such as --yes). " +
+	"The command runs in its own process group, which is killed when the command finishes, when timeout_s passes (default 120 s, max 600 s) or when the user cancels: " +
+	"background processes do not outlive the call, so do not start servers meant to keep running. " +
+	"Long output keeps its beginning and end; redirect it to a file and use grep or read_file to see the rest. " +
+	"Use read_file, list_files and grep rather than cat, find and grep commands to look at files."
+
+// shellArgs are run_shell's parameters.
+type shellArgs struct {
+	Command  string   `json:"command"`
+	TimeoutS *float64 `json:"timeout_s"`
+	Workdir  string   `json:"workdir"`
+}
+
+// runShell implements run_shell.
+type runShell struct {
+	w   *Workspace
+	env []string
+}
+
+// NewRunShell returns the run_shell tool, which runs commands with bash in
+// workspace w. env is the environment to pass on (cmd/tern passes
+// os.Environ()); FilterEnv removes tern's own API keys from it.
+func NewRunShell(w *Workspace, env []string) Tool {
+	return &runShell{w: w, env: FilterEnv(env)}
+}
+
+// Spec describes run_shell to the model.
+func (t *runShell) Spec() Spec {
+	return Spec{Name: "run_shell", Description: shellDescription, Parameters: shellSchema()}
+}
+
+// Kind is KindShell: commands ask for approval under the default and
+// auto-edit policies.
+func (t *runShell) Kind() Kind { return KindShell }
+
+// shellPlan is a validated call.
+type shellPlan struct {
+	command  string
+	dir, rel string
+	timeout  time.Duration
+	// note tells the model when timeout_s was out of range.
+	note string
+}
+
+// Preview shows the command and the directory it would run in.
+func (t *runShell) Preview(_ context.Context, args json.RawMessage) (Preview, error) {
+	p, err := t.plan(args)
+	if err != nil {
+		return Preview{}, err
+	}
+	return Preview{Title: "run " + oneLine(p.command), Command: p.command, Workdir: p.rel}, nil
+}
+
+// plan validates the call without side effects.
+func (t *runShell) plan(raw json.RawMessage) (shellPlan, error) {
+	var a shellArgs
+	if err := decodeToolArgs(raw, &a); err != nil {
+		return shellPlan{}, &toolError{short: "invalid arguments", msg: fmt.Sprintf("%v; expected {command, timeout_s?, workdir?}", err)}
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return shellPlan{}, &toolError{short: "no command", msg: "command is required"}
+	}
+	p := shellPlan{command: a.Command, timeout: DefaultShellTimeout}
+	if a.TimeoutS != nil {
+		d := time.Duration(*a.TimeoutS * float64(time.Second))
+		switch {
+		case d > MaxShellTimeout || *a.TimeoutS > MaxShellTimeout.Seconds():
+			p.timeout = MaxShellTimeout
+			p.note = fmt.Sprintf("note: timeout_s %s is above the limit; the command ran with a timeout of %s", formatSeconds(*a.TimeoutS), formatDuration(MaxShellTimeout))
+		case d < time.Second:
+			p.timeout = time.Second
+			p.note = fmt.Sprintf("note: timeout_s %s is below the minimum; the command ran with a timeout of 1s", formatSeconds(*a.TimeoutS))
+		default:
+			p.timeout = d
+		}
+	}
+	abs, rel, err := t.w.Resolve(a.Workdir)
+	if err != nil {
+		return shellPlan{}, &toolError{short: "refused", msg: "workdir: " + err.Error()}
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return shellPlan{}, &toolError{short: "no such directory", msg: fmt.Sprintf("workdir %s does not exist", displayPath(rel))}
+	case err != nil:
+		return shellPlan{}, fmt.Errorf("workdir %s: %w", displayPath(rel), err)
+	case !fi.IsDir():
+		return shellPlan{}, &toolError{short: "not a directory", msg: fmt.Sprintf("workdir %s is not a directory", displayPath(rel))}
+	}
+	p.dir, p.rel = abs, rel
+	return p, nil
+}
+
+// Run runs the command, streaming its output to output as it comes. A
+// non-zero exit is information for the model, not a failed call: the result
+// is StatusOK with ExitCode set. StatusError means bash could not start;
+// StatusCancelled means ctx was cancelled and the process group was killed.
+func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(string)) Result {
+	p, err := t.plan(args)
+	if err != nil {
+		return failureResult(err)
+	}
+	if ctx.Err() != nil {
+		return Result{Status: StatusCancelled, Output: "cancelled by the user before the command started", Summary: "cancelled"}
+	}
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return failureResult(fmt.Errorf("create the output pipe: %w", err))
+	}
+	cmd := exec.Command("bash", "-c", p.command)
+	cmd.Dir = p.dir
+	cmd.Env = append(withoutVar(t.env, "PWD"), "PWD="+p.dir)
+	cmd.Stdout = pw
+	cmd.Stderr = pw
+	// A session of its own gives the command its own process group, which
+	// is killed as a whole, and no controlling terminal, so a program asking
+	// for a password fails at once instead of stopping in the background or
+	// writing over the TUI.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		_ = pr.Close()
+		_ = pw.Close()
+		return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
+	}
+	// Only the command's processes hold the write end now, so the reader
+	// sees end of file once they are all gone.
+	_ = pw.Close()
+
+	buf := newShellOutput(shellKeep)
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		streamOutput(pr, buf, output)
+	}()
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	pgid := cmd.Process.Pid
+	timer := time.NewTimer(p.timeout)
+	defer timer.Stop()
+	var waitErr error
+	var timedOut, cancelled bool
+	select {
+	case waitErr = <-waited:
+	case <-timer.C:
+		timedOut = true
+	case <-ctx.Done():
+		cancelled = true
+	}
+	// Whatever is left of the group goes too: the leader if it timed out or
+	// was cancelled, otherwise background processes it started.
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	killAt := time.Now().Add(shellKillGrace)
+	if timedOut || cancelled {
+		// Signal the leader directly too, in case the group signal failed.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case waitErr = <-waited:
+		case <-time.After(time.Until(killAt)):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			_ = cmd.Process.Kill()
+			waitErr = <-waited
+		}
+	}
+	reapGroup(pgid, killAt)
+
+	select {
+	case <-readDone:
+	case <-time.After(shellPipeGrace):
+		// A process that left the group still holds the pipe; stop reading.
+		_ = pr.SetReadDeadline(time.Now())
+		<-readDone
+	}
+	_ = pr.Close()
+
+	code := exitCode(cmd, waitErr)
+	var trailer, summary string
+	status := StatusOK
+	switch {
+	case cancelled:
+		status = StatusCancelled
+		trailer = "cancelled by the user; process group killed"
+		summary = "cancelled"
+	case timedOut:
+		trailer = fmt.Sprintf("timed out after %s; process group killed", formatDuration(p.timeout))
+		summary = "timed out after " + formatDuration(p.timeout)
+	default:
+		trailer = fmt.Sprintf("exit code: %d", code)
+		summary = fmt.Sprintf("exit %d", code)
+	}
+	if p.note != "" {
+		trailer = p.note + "\n" + trailer
+	}
+	return Result{Status: status, Output: buf.render(outputCap(t.w), trailer), Summary: summary, ExitCode: code}
+}
+
+// reapGroup waits until no process of the group is left, sending SIGKILL to
+// the group at killAt if some are (they got SIGTERM already).
+func reapGroup(pgid int, killAt time.Time) {
+	for wait := 5 * time.Millisecond; groupAlive(pgid); wait = min(2*wait, 100*time.Millisecond) {
+		if !time.Now().Before(killAt) {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			// SIGKILL cannot be ignored; give the kernel a moment, then stop
+			// polling (a member we may not signal stays, there is no more to do).
+			for i := 0; i < 50 && groupAlive(pgid); i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			return
+		}
+		time.Sleep(min(wait, time.Until(killAt)+time.Millisecond))
+	}
+}
+
+// groupAlive reports whether a live process of the group exists. EPERM
+// means a member exists that we may not signal. Zombies are members until
+// their parent reaps them, and an orphan's new parent may never do so (a
+// container's PID 1 often does not), so where /proc exists a group of
+// zombies counts as gone.
+func groupAlive(pgid int) bool {
+	if err := syscall.Kill(-pgid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	if live, ok := liveGroupMember(pgid); ok {
+		return live
+	}
+	return true
+}
+
+// liveGroupMember scans /proc for a process of group pgid that is not a
+// zombie; ok is false where /proc cannot be read.
+func liveGroupMember(pgid int) (live, ok bool) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false, false
+	}
+	for _, e := range ents {
+		if !e.IsDir() || e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		state, group, ok := procState(e.Name())
+		if ok && group == pgid && state != 'Z' && state != 'X' {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// procState reads a process's state letter and process group from
+// /proc/<pid>/stat ("pid (comm) state ppid pgrp ..."; comm may hold spaces
+// and parentheses, so fields are counted from the last ')').
+func procState(pid string) (state byte, pgrp int, ok bool) {
+	data, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 3 || len(f[0]) != 1 {
+		return 0, 0, false
+	}
+	g, err := strconv.Atoi(f[2])
+	if err != nil {
+		return 0, 0, false
+	}
+	return f[0][0], g, true
+}
+
+// exitCode is the command's exit status; a command killed by a signal gets
+// 128+signal, as shells report it.
+func exitCode(cmd *exec.Cmd, waitErr error) int {
+	st := cmd.ProcessState
+	if st == nil {
+		if waitErr != nil {
+			return -1
+		}
+		return 0
+	}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return st.ExitCode()
+}
+
+// streamOutput reads the command's combined output until end of file (or
+// the read deadline), passing each chunk to output as it comes and keeping it
+// in buf. A chunk never ends inside a UTF-8 sequence: the incomplete bytes
+// wait for the next read.
+func streamOutput(r *os.File, buf *shellOutput, output func(string)) {
+	b := make([]byte, shellChunk)
+	carry := 0
+	for {
+		n, err := r.Read(b[carry:])
+		n += carry
+		cut := n
+		if err == nil {
+			cut = completeRunes(b[:n])
+		}
+		if cut > 0 {
+			chunk := string(b[:cut])
+			buf.add(chunk)
+			if output != nil {
+				output(chunk)
+			}
+		}
+		carry = copy(b, b[cut:n])
+		if err != nil {
+			return
+		}
+	}
+}
+
+// completeRunes returns the length of the longest prefix of b that does not
+// end inside a UTF-8 sequence (invalid bytes count as complete).
+func completeRunes(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if utf8.FullRune(b[i:]) {
+				return len(b)
+			}
+			return i
+		}
+	}
+	return len(b)
+}
+
+// shellOutput keeps a command's output for the model: all of it up to
+// 2*keep bytes, then the first keep bytes and the last keep bytes, with the
+// size of the middle counted.
+type shellOutput struct {
+	keep       int
+	head, tail []byte
+	// dropped and droppedLines count the middle that was not kept.
+	dropped, droppedLines int
+	total, lines          int
+}
+
+func newShellOutput(keep int) *shellOutput { return &shellOutput{keep: keep} }
+
+// add appends a chunk.
+func (o *shellOutput) add(s string) {
+	o.total += len(s)
+	o.lines += strings.Count(s, "\n")
+	if room := o.keep - len(o.head); room > 0 {
+		n := min(room, len(s))
+		o.head = append(o.head, s[:n]...)
+		s = s[n:]
+	}
+	o.tail = append(o.tail, s...)
+	if over := len(o.tail) - o.keep; over > o.keep {
+		// Drop in large steps so appending stays amortised O(1).
+		o.dropped += over
+		o.droppedLines += strings.Count(string(o.tail[:over]), "\n")
+		o.tail = append(o.tail[:0], o.tail[over:]...)
+	}
+}
+
+// shellOutputHint says, in the cap marker, how to see all of the output.
+const shellOutputHint = "to see all of it, redirect the command's output to a file and use grep or read_file on it"
+
+// render returns the output for the model, capped at max bytes including the
+// trailer line(s) that end it.
+func (o *shellOutput) render(max int, trailer string) string {
+	budget := max - len(trailer) - 1
+	if o.dropped > 0 {
+		return o.renderOverflow(budget) + trailer + "\n"
+	}
+	text := string(o.head) + string(o.tail)
+	if text == "" {
+		text = "(no output)"
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return Cap(text, budget, shellOutputHint) + trailer + "\n"
+}
+
+// renderOverflow renders output whose middle was not kept, in Cap's format
+// (head, marker, tail), with the marker counting everything left out,
+// the part never kept included.
+func (o *shellOutput) renderOverflow(budget int) string {
+	head, tail := string(o.head), string(o.tail)
+	totalLines := o.lines
+	if !strings.HasSuffix(tail, "\n") {
+		tail += "\n"
+		totalLines++
+	}
+	hint := fmt.Sprintf("the command printed %s in %d lines in all; %s", formatSize(o.total), totalLines, shellOutputHint)
+	// The slack covers a size that renders wider than the total ("1023 KiB"
+	// against "1.0 MiB").
+	room := budget - len(capMarker(totalLines, o.total, hint, true)) - 8
+	if room <= 0 {
+		return Cap(head+tail, budget, "")
+	}
+	headEnd := runeStartBefore(head, room*6/10)
+	if i := strings.LastIndexByte(head[:headEnd], '\n'); i >= 0 && i+1 >= headEnd/2 {
+		headEnd = i + 1
+	}
+	tailStart := runeStartAfter(tail, len(tail)-(room-headEnd))
+	if i := strings.IndexByte(tail[tailStart:], '\n'); i >= 0 && tailStart+i+1 < len(tail) && i+1 <= (len(tail)-tailStart)/2 {
+		tailStart += i + 1
+	}
+	omitted := len(head) - headEnd + o.dropped + tailStart
+	lines := strings.Count(head[headEnd:], "\n") + o.droppedLines + strings.Count(tail[:tailStart], "\n")
+	if tailStart == 0 || tail[tailStart-1] != '\n' {
+		lines++ // the omitted part ends inside a line
+	}
+	return head[:headEnd] + capMarker(lines, omitted, hint, headEnd > 0 && head[headEnd-1] != '\n') + tail[tailStart:]
+}
+
+// withoutVar returns env without the variable name.
+func withoutVar(env []string, name string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if n, _, _ := strings.Cut(kv, "="); n != name {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// oneLine shortens a command to its first line for titles.
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i]) + " …"
+	}
+	return s
+}
+
+// formatDuration renders a timeout the way the model wrote it: "120s", "1.5s".
+func formatDuration(d time.Duration) string { return formatSeconds(d.Seconds()) + "s" }
+
+// formatSeconds renders a number of seconds without a needless fraction.
+func formatSeconds(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
