@@ -1,0 +1,319 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// DefaultMaxSteps is the number of model requests one turn may make when
+// Options.MaxSteps is not set.
+const DefaultMaxSteps = 50
+
+// eventBuffer is the capacity of the events channel: enough to absorb a burst
+// of deltas while the consumer renders.
+const eventBuffer = 256
+
+// ErrBusy is returned by Submit and Reset while a turn is running.
+var ErrBusy = errors.New("a turn is already running: wait for it to finish or cancel it")
+
+// ErrStopped is returned by Submit once Run has returned.
+var ErrStopped = errors.New("the agent has stopped")
+
+// Options configure an agent. Zero values get defaults (MaxSteps 50).
+type Options struct {
+	// Provider streams the model's answers.
+	Provider provider.Provider
+	// Model is the model id sent with each request; SetModel changes it.
+	Model string
+	// Tools are the tools offered to the model, in the order they are sent.
+	Tools *tools.Registry
+	// Workspace is the directory the tools work in; approvals resolve paths against it.
+	Workspace *tools.Workspace
+	// Policy is the approval policy; zero means PolicyAsk.
+	Policy Policy
+	Rules  Rules
+	// SkipApprovals (--dangerously-skip-approvals) runs even the always-ask
+	// commands without asking; deny rules and read-only still refuse.
+	SkipApprovals bool
+	// MaxSteps limits the model requests of one turn; default 50.
+	MaxSteps int
+	// System is the system prompt; build it with BuildSystemPrompt. Empty
+	// sends no system message.
+	System string
+	// Temperature is sent when set.
+	Temperature *float32
+	// MaxTokens limits each completion when positive.
+	MaxTokens int
+}
+
+// Agent runs conversations with a model and its tools. Create it with New,
+// start Run on a goroutine of its own, read Events, and Submit messages.
+type Agent struct {
+	opts   Options
+	specs  []provider.ToolSpec
+	allow  []rule
+	deny   []rule
+	home   string
+	events chan Event
+	submit chan *pendingTurn
+	// backoff says how long to wait before retry attempt n (from 1).
+	backoff func(attempt int, err error) time.Duration
+	// maxRetries is how many times a failed model call is tried again.
+	maxRetries int
+
+	started sync.Once
+
+	mu       sync.Mutex
+	policy   Policy
+	model    string
+	busy     bool
+	stopped  bool
+	pending  *pendingTurn
+	cancel   context.CancelFunc
+	messages []provider.Message
+	grants   map[string]bool
+	turns    int
+	// ids holds the tool call ids used in the conversation, so each is unique.
+	ids    map[string]bool
+	nextID int
+	nextAp int
+}
+
+// pendingTurn is a submitted message Run has not started yet.
+type pendingTurn struct {
+	text      string
+	cancelled bool
+}
+
+// New checks the options and returns an agent ready to Run.
+func New(opts Options) (*Agent, error) {
+	if opts.Provider == nil {
+		return nil, errors.New("agent: no provider configured")
+	}
+	if opts.Tools == nil {
+		return nil, errors.New("agent: no tool registry configured")
+	}
+	if opts.Workspace == nil {
+		return nil, errors.New("agent: no workspace configured")
+	}
+	if opts.Policy == 0 {
+		opts.Policy = PolicyAsk
+	}
+	if !opts.Policy.valid() {
+		return nil, fmt.Errorf("agent: unknown approval policy %d", int(opts.Policy))
+	}
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if err := opts.Rules.Validate(); err != nil {
+		return nil, fmt.Errorf("approval rules: %w", err)
+	}
+	allow, err := parseRules(opts.Rules.Allow)
+	if err != nil {
+		return nil, err
+	}
+	deny, err := parseRules(opts.Rules.Deny)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range append(append([]rule(nil), allow...), deny...) {
+		if _, ok := opts.Tools.Get(r.tool); !ok {
+			return nil, fmt.Errorf("approval rule %q names the unknown tool %q: the tools are %s",
+				r.raw, r.tool, strings.Join(opts.Tools.Names(), ", "))
+		}
+	}
+	specs := opts.Tools.Specs()
+	ps := make([]provider.ToolSpec, len(specs))
+	for i, s := range specs {
+		ps[i] = provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
+	}
+	home, _ := os.UserHomeDir() // no home only makes the always-ask check stricter
+	a := &Agent{
+		opts:       opts,
+		specs:      ps,
+		allow:      allow,
+		deny:       deny,
+		home:       home,
+		events:     make(chan Event, eventBuffer),
+		submit:     make(chan *pendingTurn, 1),
+		backoff:    defaultBackoff,
+		maxRetries: defaultMaxRetries,
+		policy:     opts.Policy,
+		model:      opts.Model,
+		grants:     make(map[string]bool),
+		ids:        make(map[string]bool),
+	}
+	a.messages = a.initialMessages()
+	return a, nil
+}
+
+func (a *Agent) initialMessages() []provider.Message {
+	if a.opts.System == "" {
+		return nil
+	}
+	return []provider.Message{{Role: provider.RoleSystem, Content: a.opts.System}}
+}
+
+// Run is the agent's goroutine: it serves Submit and Cancel until ctx is
+// done, then closes Events. Only the first call runs; later calls return at once.
+func (a *Agent) Run(ctx context.Context) {
+	first := false
+	a.started.Do(func() { first = true })
+	if !first {
+		return
+	}
+	defer close(a.events)
+	defer func() {
+		a.mu.Lock()
+		a.stopped, a.busy, a.pending = true, false, nil
+		a.mu.Unlock()
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case p := <-a.submit:
+			a.runTurn(ctx, p)
+		}
+	}
+}
+
+// Events is the one-way stream of semantic events. It is closed when Run
+// returns. Consumers must keep reading it: the agent waits while it is full.
+func (a *Agent) Events() <-chan Event { return a.events }
+
+// Submit starts a turn with a user message. It returns ErrBusy while a turn
+// is running and ErrStopped after Run has returned.
+func (a *Agent) Submit(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return errors.New("the message is empty: type something to send")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.stopped:
+		return ErrStopped
+	case a.busy:
+		return ErrBusy
+	}
+	a.busy = true
+	a.pending = &pendingTurn{text: text}
+	a.submit <- a.pending // never blocks: busy admits one pending turn at a time
+	return nil
+}
+
+// Cancel cancels the running turn and is a no-op when idle: the model stream
+// stops, running commands are killed with their process group, pending
+// approvals resolve as Cancelled, partial text is kept marked interrupted,
+// and unfinished calls get a "cancelled by the user" result. The turn then
+// ends with EventTurnFinished{FinishCancelled}.
+func (a *Agent) Cancel() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.cancel != nil:
+		a.cancel()
+	case a.pending != nil:
+		a.pending.cancelled = true
+	}
+}
+
+// SetPolicy changes the approval policy from the next tool call on.
+func (a *Agent) SetPolicy(p Policy) {
+	if !p.valid() {
+		return
+	}
+	a.mu.Lock()
+	a.policy = p
+	a.mu.Unlock()
+}
+
+// Policy returns the approval policy in force.
+func (a *Agent) Policy() Policy {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.policy
+}
+
+// SetModel changes the model from the next model request on.
+func (a *Agent) SetModel(id string) {
+	a.mu.Lock()
+	a.model = id
+	a.mu.Unlock()
+}
+
+// Model returns the model the next request will use.
+func (a *Agent) Model() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.model
+}
+
+// Reset starts a new conversation, keeping the system prompt and the
+// session's grants; it returns ErrBusy while a turn runs. The files the
+// model has read are forgotten, so edits need a fresh read first.
+func (a *Agent) Reset() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.busy {
+		return ErrBusy
+	}
+	a.messages = a.initialMessages()
+	a.opts.Workspace.Files = tools.NewFileState()
+	return nil
+}
+
+// Messages returns a copy of the conversation so far, system prompt first.
+func (a *Agent) Messages() []provider.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]provider.Message, len(a.messages))
+	for i, m := range a.messages {
+		m.ToolCalls = append([]provider.ToolCall(nil), m.ToolCalls...)
+		out[i] = m
+	}
+	return out
+}
+
+// appendMessages adds messages to the conversation; it is append-only so the
+// request prefix stays byte-identical for the gateway's prompt cache.
+func (a *Agent) appendMessages(ms ...provider.Message) {
+	a.mu.Lock()
+	a.messages = append(a.messages, ms...)
+	a.mu.Unlock()
+}
+
+// request builds the next model request from the conversation.
+func (a *Agent) request() provider.Request {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return provider.Request{
+		Model:       a.model,
+		Messages:    append([]provider.Message(nil), a.messages...),
+		Tools:       a.specs,
+		Temperature: a.opts.Temperature,
+		MaxTokens:   a.opts.MaxTokens,
+	}
+}
+
+// emit sends an event, waiting while the channel is full; it gives up only
+// when Run's context is done, so a shutdown never hangs on a gone consumer.
+func emit(ctx context.Context, ch chan<- Event, ev Event) {
+	select {
+	case ch <- ev:
+		return
+	default:
+	}
+	select {
+	case ch <- ev:
+	case <-ctx.Done():
+	}
+}

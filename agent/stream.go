@@ -1,0 +1,171 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ternhq/tern/provider"
+)
+
+// defaultMaxRetries is how many times a failed model call is tried again.
+const defaultMaxRetries = 3
+
+// maxRetryWait caps the wait before a retry, even when the gateway asks for more.
+const maxRetryWait = time.Minute
+
+// errCancelled marks a model call stopped by Cancel.
+var errCancelled = errors.New("cancelled by the user")
+
+// defaultBackoff waits 1 s, 2 s, 4 s ... between attempts, or what the
+// gateway asked for (Retry-After), capped at a minute.
+func defaultBackoff(attempt int, err error) time.Duration {
+	var pe *provider.Error
+	if errors.As(err, &pe) && pe.RetryAfter > 0 {
+		return min(pe.RetryAfter, maxRetryWait)
+	}
+	return min(time.Second<<(attempt-1), maxRetryWait)
+}
+
+// attempt is one streamed model answer, whole or partial.
+type attempt struct {
+	acc provider.Accumulator
+	// started holds, by call position, the calls announced with
+	// EventToolCallStarted (nil for positions without a name yet).
+	started []*Call
+	// ids are the call ids this attempt assigned.
+	ids map[string]bool
+	// streamed is true once any text, reasoning or call reached consumers.
+	streamed bool
+	err      error
+}
+
+// callModel makes one model request, retrying retryable failures with
+// backoff. It returns errCancelled when the turn was cancelled, the
+// provider's error when the call failed for good, and the attempt that
+// streamed the answer (or was interrupted).
+func (t *turn) callModel(req provider.Request) (*attempt, error) {
+	for try := 1; ; try++ {
+		at := t.streamOnce(req)
+		if at.err == nil {
+			return at, nil
+		}
+		if u, ok := at.acc.Usage(); ok {
+			t.addUsage(u)
+		}
+		if t.ctx.Err() != nil {
+			return at, errCancelled
+		}
+		if !provider.IsRetryable(at.err) || try > t.a.maxRetries {
+			return at, at.err
+		}
+		wait := t.a.backoff(try, at.err)
+		t.emit(Event{Kind: EventRetrying, Retry: &Retry{
+			Attempt: try, Wait: wait, Reason: at.err.Error(), DiscardPartial: at.streamed,
+		}})
+		timer := time.NewTimer(wait)
+		select {
+		case <-t.ctx.Done():
+			timer.Stop()
+			return &attempt{}, errCancelled
+		case <-timer.C:
+		}
+	}
+}
+
+// streamOnce streams one attempt, emitting text, reasoning and call starts as
+// they arrive.
+func (t *turn) streamOnce(req provider.Request) *attempt {
+	at := &attempt{}
+	s, err := t.a.opts.Provider.Stream(t.ctx, req)
+	if err != nil {
+		at.err = err
+		return at
+	}
+	defer func() { _ = s.Close() }() // the answer is complete or abandoned; a close error changes nothing
+	for s.Next() {
+		if t.ctx.Err() != nil {
+			break
+		}
+		d := s.Delta()
+		pos := at.acc.Add(d)
+		switch d.Kind {
+		case provider.DeltaText:
+			if d.Text != "" {
+				at.streamed = true
+				t.emit(Event{Kind: EventTextDelta, Text: d.Text})
+			}
+		case provider.DeltaReasoning:
+			if d.Text != "" {
+				at.streamed = true
+				t.emit(Event{Kind: EventReasoningDelta, Text: d.Text})
+			}
+		case provider.DeltaToolCall:
+			if pos >= 0 {
+				t.noteCall(at, pos)
+			}
+		case provider.DeltaUsage, provider.DeltaFinish:
+		}
+	}
+	if err := t.ctx.Err(); err != nil {
+		at.err = fmt.Errorf("model stream: %w", err)
+		return at
+	}
+	at.err = s.Err()
+	if at.err == nil && at.acc.Finish() == 0 {
+		// The contract says Err reports a truncated stream; never take one
+		// for a finished answer even if a provider forgets.
+		at.err = &provider.Error{Kind: provider.ErrNetwork, Message: "the answer stream ended before the model finished"}
+	}
+	return at
+}
+
+// noteCall announces a call as soon as its name is known, once, giving it an
+// id unique within the session.
+func (t *turn) noteCall(at *attempt, pos int) {
+	for len(at.started) <= pos {
+		at.started = append(at.started, nil)
+	}
+	if at.started[pos] != nil {
+		return
+	}
+	name := at.acc.CallName(pos)
+	if name == "" {
+		return
+	}
+	if at.ids == nil {
+		at.ids = make(map[string]bool)
+	}
+	c := &Call{ID: t.a.callID(at.acc.CallID(pos), at.ids), Name: name}
+	at.started[pos] = c
+	at.streamed = true
+	t.emit(Event{Kind: EventToolCallStarted, Call: c})
+}
+
+// callID returns the gateway's id when it is unique in the session (and in
+// the attempt's own ids), else a fresh "call_<n>".
+func (a *Agent) callID(id string, local map[string]bool) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if id != "" && !a.ids[id] && !local[id] {
+		local[id] = true
+		return id
+	}
+	for {
+		a.nextID++
+		c := fmt.Sprintf("call_%d", a.nextID)
+		if !a.ids[c] && !local[c] {
+			local[c] = true
+			return c
+		}
+	}
+}
+
+// commitIDs records an attempt's ids as used once its answer is kept.
+func (a *Agent) commitIDs(local map[string]bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for id := range local {
+		a.ids[id] = true
+	}
+}

@@ -1,0 +1,246 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// preparedCall is a complete call with its arguments repaired and parsed.
+type preparedCall struct {
+	call *Call
+	// tool is nil for an unknown tool.
+	tool tools.Tool
+	args json.RawMessage
+	// raw are the arguments as the model sent them.
+	raw string
+	// argErr says why the arguments could not be repaired.
+	argErr error
+}
+
+// prepareCalls pairs the finished calls with the ids given when they
+// started, repairs their arguments and announces them ready.
+func (t *turn) prepareCalls(at *attempt) []*preparedCall {
+	complete := at.acc.ToolCalls()
+	cutOff := at.acc.Finish() == provider.FinishLength
+	out := make([]*preparedCall, 0, len(complete))
+	k := 0
+	for _, started := range at.started {
+		if started == nil || k >= len(complete) {
+			continue
+		}
+		tc := complete[k]
+		k++
+		pc := &preparedCall{call: &Call{ID: started.ID, Name: tc.Name}, raw: tc.Arguments}
+		tool, ok := t.a.opts.Tools.Get(tc.Name)
+		var hasParam func(string) bool
+		if ok {
+			pc.tool = tool
+			hasParam = paramChecker(tool.Spec().Parameters)
+		}
+		pc.args, pc.argErr = repairArgs(tc.Arguments, cutOff, hasParam)
+		if pc.argErr == nil {
+			pc.call.Args = pc.args
+		}
+		out = append(out, pc)
+		t.emit(Event{Kind: EventToolCallReady, Call: pc.call})
+	}
+	return out
+}
+
+// paramChecker reports which parameters a tool's schema declares.
+func paramChecker(schema json.RawMessage) func(string) bool {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(schema, &s) // a schema without properties declares none
+	return func(name string) bool {
+		_, ok := s.Properties[name]
+		return ok
+	}
+}
+
+// runCalls runs the calls one after another, answering each with exactly one
+// tool message; once the turn is cancelled the rest are answered as
+// cancelled without running.
+func (t *turn) runCalls(calls []*preparedCall) {
+	for _, pc := range calls {
+		var res ToolResult
+		if t.ctx.Err() != nil {
+			res = notRunCancelled()
+		} else {
+			res = t.execute(pc)
+		}
+		t.a.appendMessages(provider.Message{
+			Role:       provider.RoleTool,
+			ToolCallID: pc.call.ID,
+			Content:    formatResult(pc.call.Name, res.Status, res.Output),
+		})
+		t.emit(Event{Kind: EventToolFinished, Call: pc.call, Result: &res})
+	}
+}
+
+func notRunCancelled() ToolResult {
+	return ToolResult{Status: tools.StatusCancelled, Output: "Cancelled by the user: the call was not run.", Summary: "cancelled"}
+}
+
+// execute checks, approves and runs one call.
+func (t *turn) execute(pc *preparedCall) ToolResult {
+	if pc.tool == nil {
+		return errorResult("unknown tool", fmt.Sprintf("There is no tool named %q, so nothing was run. The available tools are: %s. Call one of them by its exact name.",
+			pc.call.Name, strings.Join(t.a.opts.Tools.SortedNames(), ", ")))
+	}
+	spec := pc.tool.Spec()
+	if pc.argErr != nil {
+		return errorResult("invalid arguments", fmt.Sprintf("The call to %s was not run: %v.\nArguments received: %s\n%s",
+			spec.Name, pc.argErr, clip(pc.raw, 600), expected(spec)))
+	}
+	if err := tools.Validate(spec.Parameters, pc.args); err != nil {
+		return errorResult("invalid arguments", fmt.Sprintf("The call to %s was not run: the arguments do not match its parameters: %v.\n%s",
+			spec.Name, err, expected(spec)))
+	}
+	r := t.a.judge(pc.tool, spec.Name, pc.args, t.a.Policy())
+	switch r.verdict {
+	case verdictRun:
+		if r.decision.Kind != 0 {
+			t.resolveAuto(pc, r)
+		}
+		return t.run(pc)
+	case verdictDeny:
+		t.resolveAuto(pc, r)
+		return ToolResult{Status: tools.StatusDenied, Output: r.denial, Summary: "denied"}
+	case verdictAsk:
+	}
+	return t.ask(pc, r)
+}
+
+// expected repeats a tool's parameters so the model can correct its call.
+func expected(spec tools.Spec) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, spec.Parameters); err != nil {
+		b.Reset()
+		b.Write(spec.Parameters)
+	}
+	return fmt.Sprintf("Expected parameters of %s (JSON Schema): %s\nCall %s again with a JSON object that matches them.",
+		spec.Name, b.String(), spec.Name)
+}
+
+func errorResult(summary, output string) ToolResult {
+	return ToolResult{Status: tools.StatusError, Output: output, Summary: summary}
+}
+
+// clip shortens s for an error message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && cut < len(s) && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
+}
+
+// newRequest makes an approval request with a session-unique id.
+func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r ruling) *ApprovalRequest {
+	t.a.mu.Lock()
+	t.a.nextAp++
+	id := fmt.Sprintf("ap_%d", t.a.nextAp)
+	t.a.mu.Unlock()
+	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.scope)
+	req.Always, req.Reason = r.always, r.reason
+	return req
+}
+
+// resolveAuto reports a decision a policy or rule made without asking.
+func (t *turn) resolveAuto(pc *preparedCall, r ruling) {
+	req := t.newRequest(pc, tools.Preview{}, r)
+	req.Reply(r.decision)
+	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: r.decision})
+}
+
+// ask previews the call, asks the user and waits for the answer or the
+// turn's cancellation, then acts on it.
+func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
+	preview, err := pc.tool.Preview(t.ctx, pc.args)
+	if err != nil {
+		if t.ctx.Err() != nil {
+			return notRunCancelled()
+		}
+		// Nothing to approve: the call would fail (an edit whose text is not
+		// in the file); the model gets the reason and can retry.
+		return errorResult("error", err.Error())
+	}
+	req := t.newRequest(pc, preview, r)
+	t.emit(Event{Kind: EventApprovalRequested, Call: pc.call, Approval: req})
+	var d Decision
+	select {
+	case d = <-req.Decisions():
+	case <-t.ctx.Done():
+		d = Decision{Kind: Cancelled}
+		req.Reply(d) // closes the reply path: a late answer is ignored
+	}
+	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: d})
+	switch d.Kind {
+	case AllowOnce:
+		return t.run(pc)
+	case AllowSession:
+		t.a.grant(r.grants)
+		return t.run(pc)
+	case DenyWithMessage:
+		if msg := strings.TrimSpace(d.Message); msg != "" {
+			return ToolResult{Status: tools.StatusDenied, Summary: "denied",
+				Output: "The user denied this call, so it was not run, and said: " + msg}
+		}
+	case Cancelled:
+		return ToolResult{Status: tools.StatusCancelled, Output: "Cancelled by the user: the call was not run.", Summary: "cancelled"}
+	case Deny:
+	}
+	return ToolResult{Status: tools.StatusDenied, Summary: "denied",
+		Output: "The user denied this call, so it was not run. Do not retry the same call; choose another approach or ask the user what they want."}
+}
+
+// run executes an approved call, streaming its output as events. A call the
+// turn's cancellation interrupts is reported cancelled, with what it printed.
+func (t *turn) run(pc *preparedCall) ToolResult {
+	if t.ctx.Err() != nil {
+		return notRunCancelled()
+	}
+	t.emit(Event{Kind: EventToolRunning, Call: pc.call})
+	// The tool may call output from its own goroutines; once Run returns,
+	// late chunks are dropped rather than sent after the turn moved on.
+	var mu sync.Mutex
+	done := false
+	output := func(chunk string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done && chunk != "" {
+			t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: chunk})
+		}
+	}
+	start := time.Now()
+	res := pc.tool.Run(t.ctx, pc.args, output)
+	dur := time.Since(start)
+	mu.Lock()
+	done = true
+	mu.Unlock()
+	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur}
+	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
+		tr.Status = tools.StatusCancelled
+		tr.Summary = "cancelled"
+		tr.Output = "Cancelled by the user while it was running."
+		if out := strings.TrimSpace(res.Output); out != "" {
+			tr.Output += " Output before it stopped:\n" + res.Output
+		}
+	}
+	if tr.Status == 0 {
+		tr.Status = tools.StatusError
+	}
+	return tr
+}

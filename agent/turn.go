@@ -1,0 +1,166 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// ErrStepLimit is wrapped by the error of a turn stopped by the step limit.
+var ErrStepLimit = errors.New("step limit reached")
+
+// interruptedMark ends assistant text kept from an interrupted answer.
+const interruptedMark = "[interrupted by the user]"
+
+// turn is one user message and everything the agent does to answer it.
+type turn struct {
+	a *Agent
+	// ctx is cancelled by Cancel; runCtx is Run's context, which bounds event sends.
+	ctx    context.Context
+	runCtx context.Context
+	n      int
+	steps  int
+	usage  provider.Usage
+}
+
+// runTurn runs one turn to its end on Run's goroutine.
+func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
+	ctx, cancel := context.WithCancel(runCtx)
+	a.mu.Lock()
+	a.cancel = cancel
+	if p.cancelled {
+		cancel()
+	}
+	a.pending = nil
+	a.turns++
+	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns}
+	a.mu.Unlock()
+
+	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
+	a.appendMessages(provider.Message{Role: provider.RoleUser, Content: p.text})
+	fin := t.loop()
+
+	// The turn is over before consumers hear of it, so one that submits the
+	// next message on EventTurnFinished is not refused as busy.
+	a.mu.Lock()
+	cancel()
+	a.cancel = nil
+	a.busy = false
+	a.mu.Unlock()
+	ev := Event{Kind: EventTurnFinished, Finish: &fin, Err: fin.Err}
+	if fin.Err != nil {
+		ev.Text = fin.Err.Error()
+	}
+	t.emit(ev)
+}
+
+// emit sends an event of this turn.
+func (t *turn) emit(ev Event) {
+	ev.Turn = t.n
+	emit(t.runCtx, t.a.events, ev)
+}
+
+// addUsage reports one request's usage and adds it to the turn's.
+func (t *turn) addUsage(u provider.Usage) {
+	t.usage = t.usage.Add(u)
+	t.emit(Event{Kind: EventUsage, Usage: u})
+}
+
+func (t *turn) finish(r FinishReason, err error) Finish {
+	return Finish{Reason: r, Err: err, Steps: t.steps, Usage: t.usage}
+}
+
+// loop asks the model, runs the calls it makes and feeds back their results
+// until it answers without calls, the step limit stops it, it fails, or the
+// user cancels.
+func (t *turn) loop() Finish {
+	maxSteps := t.a.opts.MaxSteps
+	for {
+		if t.ctx.Err() != nil {
+			return t.finish(FinishCancelled, nil)
+		}
+		if t.steps >= maxSteps {
+			return t.finish(FinishStepLimit, fmt.Errorf(
+				"the turn stopped after %d model requests (the step limit, --max-steps): %w; send a message to let it continue",
+				maxSteps, ErrStepLimit))
+		}
+		t.steps++
+		at, err := t.callModel(t.a.request())
+		switch {
+		case errors.Is(err, errCancelled):
+			t.keepInterrupted(at)
+			return t.finish(FinishCancelled, nil)
+		case err != nil:
+			t.abandonCalls(at, tools.StatusError, "Not run: the model's answer failed before this call was complete.")
+			return t.finish(FinishFailed, err)
+		}
+		calls := t.prepareCalls(at)
+		if u, ok := at.acc.Usage(); ok {
+			t.addUsage(u)
+		}
+		switch at.acc.Finish() {
+		case provider.FinishLength:
+			t.emit(Event{Kind: EventError, Text: "The answer was cut off at the model's output token limit."})
+		case provider.FinishContentFilter:
+			t.emit(Event{Kind: EventError, Text: "The gateway's content filter stopped the answer."})
+		case provider.FinishStop, provider.FinishToolCalls, provider.FinishOther:
+		}
+		t.keepAnswer(at, calls)
+		if len(calls) == 0 {
+			return t.finish(FinishDone, nil)
+		}
+		t.runCalls(calls)
+		if t.ctx.Err() != nil {
+			return t.finish(FinishCancelled, nil)
+		}
+	}
+}
+
+// keepAnswer appends a finished assistant answer to the conversation.
+func (t *turn) keepAnswer(at *attempt, calls []*preparedCall) {
+	text := at.acc.Text()
+	if text == "" && len(calls) == 0 {
+		// Nothing to keep; an empty assistant message is refused by some gateways.
+		return
+	}
+	m := provider.Message{Role: provider.RoleAssistant, Content: text, Reasoning: at.acc.Reasoning()}
+	for _, c := range calls {
+		args := "{}"
+		if c.argErr == nil {
+			args = string(c.args)
+		}
+		m.ToolCalls = append(m.ToolCalls, provider.ToolCall{ID: c.call.ID, Name: c.call.Name, Arguments: args})
+	}
+	t.a.commitIDs(at.ids)
+	t.a.appendMessages(m)
+}
+
+// keepInterrupted keeps the partial answer of a cancelled stream, marked
+// interrupted, and closes the calls it had started.
+func (t *turn) keepInterrupted(at *attempt) {
+	t.abandonCalls(at, tools.StatusCancelled, "Cancelled by the user before the call was complete.")
+	text, reasoning := at.acc.Text(), at.acc.Reasoning()
+	if !at.streamed {
+		return
+	}
+	if text != "" {
+		text += "\n\n"
+	}
+	t.a.appendMessages(provider.Message{Role: provider.RoleAssistant, Content: text + interruptedMark, Reasoning: reasoning})
+}
+
+// abandonCalls finishes the calls an unfinished answer announced; they never
+// became part of the conversation, so they get no tool message.
+func (t *turn) abandonCalls(at *attempt, status tools.Status, why string) {
+	if at == nil {
+		return
+	}
+	for _, c := range at.started {
+		if c != nil {
+			t.emit(Event{Kind: EventToolFinished, Call: c, Result: &ToolResult{Status: status, Output: why, Summary: status.String()}})
+		}
+	}
+}
