@@ -1,0 +1,63 @@
+package mock
+
+import "github.com/ternhq/tern/provider"
+
+// turn is what a scene sees of the conversation: the last user message, the
+// keyword that chose the scene, and the tool results that arrived after that
+// message. Scenes decide their next step from these alone, so replaying the
+// same conversation always gives the same answer.
+type turn struct {
+	// user is the text of the last user message ("" when there is none).
+	user string
+	// match is where the scene's keyword was found in user.
+	match match
+	// results are the tool results after the last user message, oldest first.
+	results []result
+	// toolMessages counts every tool result in the conversation; call ids
+	// derive from it so they stay unique across turns.
+	toolMessages int
+}
+
+func newTurn(msgs []provider.Message) turn {
+	var t turn
+	lastUser := -1
+	for i, m := range msgs {
+		switch m.Role {
+		case provider.RoleUser:
+			lastUser = i
+		case provider.RoleTool:
+			t.toolMessages++
+		case provider.RoleSystem, provider.RoleAssistant:
+		}
+	}
+	if lastUser < 0 {
+		return t
+	}
+	t.user = msgs[lastUser].Content
+	calls := make(map[string]provider.ToolCall)
+	for _, m := range msgs[lastUser+1:] {
+		switch m.Role {
+		case provider.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				calls[c.ID] = c
+			}
+		case provider.RoleTool:
+			c := calls[m.ToolCallID]
+			t.results = append(t.results, parseResult(c.Name, c.Arguments, m.Content))
+		case provider.RoleSystem, provider.RoleUser:
+		}
+	}
+	return t
+}
+
+// last returns the latest result of a call to one of the named tools.
+func (t turn) last(names ...string) (result, bool) {
+	for i := len(t.results) - 1; i >= 0; i-- {
+		for _, n := range names {
+			if t.results[i].tool == n {
+				return t.results[i], true
+			}
+		}
+	}
+	return result{}, false
+}
