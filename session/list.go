@@ -1,0 +1,288 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ErrNotFound is returned (wrapped) when no session matches.
+var ErrNotFound = errors.New("session not found")
+
+// ErrAmbiguous is returned (wrapped) when an id prefix matches several sessions.
+var ErrAmbiguous = errors.New("session id prefix is ambiguous")
+
+// Info describes a session for lists and pickers without loading it.
+type Info struct {
+	ID      string
+	Path    string
+	Created time.Time
+	// Updated is when the file last changed.
+	Updated   time.Time
+	Workspace string
+	Model     string
+	Parent    string
+	// Title is the first user prompt on one line, shortened to about 60
+	// characters.
+	Title string
+	// Messages counts user and finished assistant messages.
+	Messages int
+	// Problem says why the file could not be read; the other fields are
+	// then what its name tells. Damaged sessions are listed, not hidden.
+	Problem string
+}
+
+// titleRunes is about how long a title may be.
+const titleRunes = 60
+
+// List returns the sessions under Dir(home), newest first. It reads each
+// file's header and scans its lines without decoding them.
+func List(home string) ([]Info, error) {
+	var out []Info
+	err := walkDays(home, func(files []string) bool {
+		for _, f := range files {
+			out = append(out, readInfo(f, true))
+		}
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.After(out[j].Created)
+		}
+		return out[i].Path > out[j].Path
+	})
+	return out, nil
+}
+
+// Latest returns the newest session of workspace. It reads headers day by
+// day from the newest and stops at the first day with a match.
+func Latest(home, workspace string) (Info, error) {
+	workspace = filepath.Clean(workspace)
+	var best Info
+	found := false
+	err := walkDays(home, func(files []string) bool {
+		for _, f := range files {
+			info := readInfo(f, false)
+			if info.Problem != "" || filepath.Clean(info.Workspace) != workspace {
+				continue
+			}
+			if !found || info.Created.After(best.Created) {
+				best, found = info, true
+			}
+		}
+		return found
+	})
+	if err != nil {
+		return Info{}, err
+	}
+	if !found {
+		return Info{}, fmt.Errorf("no saved session for %s; start one by running tern there: %w", workspace, ErrNotFound)
+	}
+	return readInfo(best.Path, true), nil
+}
+
+// Find returns the session whose id is idPrefix or starts with it.
+func Find(home, idPrefix string) (Info, error) {
+	idPrefix = strings.ToLower(strings.TrimSpace(idPrefix))
+	if idPrefix == "" {
+		return Info{}, fmt.Errorf("no session id given; run `tern sessions` to see them: %w", ErrNotFound)
+	}
+	var matches []string
+	err := walkDays(home, func(files []string) bool {
+		for _, f := range files {
+			id := idFromName(f)
+			if id == idPrefix {
+				matches = []string{f}
+				return true
+			}
+			if strings.HasPrefix(id, idPrefix) {
+				matches = append(matches, f)
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return Info{}, err
+	}
+	switch len(matches) {
+	case 0:
+		return Info{}, fmt.Errorf("no session id starts with %q; run `tern sessions` to see them: %w", idPrefix, ErrNotFound)
+	case 1:
+		return readInfo(matches[0], true), nil
+	}
+	ids := make([]string, 0, 5)
+	for _, m := range matches[:min(5, len(matches))] {
+		ids = append(ids, idFromName(m))
+	}
+	return Info{}, fmt.Errorf("%q matches %d sessions (%s); type more of the id: %w", idPrefix, len(matches), strings.Join(ids, ", "), ErrAmbiguous)
+}
+
+// idFromName takes the id out of a file name <HHMMSS>-<id>.jsonl.
+func idFromName(path string) string {
+	name := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if _, id, ok := strings.Cut(name, "-"); ok {
+		return strings.ToLower(id)
+	}
+	return strings.ToLower(name)
+}
+
+// walkDays calls visit with the session files of each day folder, newest day
+// first and newest file first, until visit returns true. A missing sessions
+// folder is no error: there are no sessions yet.
+func walkDays(home string, visit func(files []string) bool) error {
+	root := Dir(home)
+	years, err := readDirsDesc(root)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	for _, y := range years {
+		months, err := readDirsDesc(filepath.Join(root, y))
+		if err != nil {
+			return fmt.Errorf("list sessions: %w", err)
+		}
+		for _, m := range months {
+			days, err := readDirsDesc(filepath.Join(root, y, m))
+			if err != nil {
+				return fmt.Errorf("list sessions: %w", err)
+			}
+			for _, d := range days {
+				dir := filepath.Join(root, y, m, d)
+				entries, err := os.ReadDir(dir)
+				if err != nil {
+					return fmt.Errorf("list sessions: %w", err)
+				}
+				var files []string
+				for _, e := range entries {
+					if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
+						files = append(files, filepath.Join(dir, e.Name()))
+					}
+				}
+				slices.Reverse(files) // ReadDir sorts by name; names start with the time
+				if len(files) > 0 && visit(files) {
+					return nil
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readDirsDesc lists the sub-folders of dir, names descending.
+func readDirsDesc(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Reverse(names)
+	return names, nil
+}
+
+// Line prefixes the Writer always writes, so the scan can count records
+// without decoding them.
+var (
+	userPrefix      = []byte(`{"type":"` + TypeUserMessage + `"`)
+	assistantPrefix = []byte(`{"type":"` + TypeAssistantMessage + `"`)
+)
+
+// readInfo reads a session's header and, with scan, counts its messages and
+// takes its title. Failures end up in Info.Problem.
+func readInfo(path string, scan bool) Info {
+	info := Info{ID: idFromName(path), Path: path}
+	f, err := os.Open(path)
+	if err != nil {
+		info.Problem = err.Error()
+		return info
+	}
+	defer func() { _ = f.Close() }()
+	if st, err := f.Stat(); err == nil {
+		info.Updated = st.ModTime()
+	}
+	r := bufio.NewReaderSize(f, 64<<10)
+	first, err := r.ReadBytes('\n')
+	if err != nil {
+		info.Problem = "the header line is incomplete"
+		return info
+	}
+	var h Header
+	if err := decodeHeader(first, &h); err != nil {
+		info.Problem = err.Error()
+		return info
+	}
+	info.ID, info.Created, info.Workspace, info.Model, info.Parent = h.ID, h.Created, h.Workspace, h.Model, h.Parent
+	if !scan {
+		return info
+	}
+	if err := scanBody(r, &info); err != nil {
+		info.Problem = err.Error()
+	}
+	return info
+}
+
+// scanBody counts message lines and decodes only the first user message.
+func scanBody(r *bufio.Reader, info *Info) error {
+	for {
+		line, err := r.ReadSlice('\n')
+		isUser := bytes.HasPrefix(line, userPrefix)
+		if isUser || bytes.HasPrefix(line, assistantPrefix) {
+			info.Messages++
+		}
+		var whole []byte
+		if isUser && info.Title == "" {
+			whole = append(whole, line...)
+		}
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = r.ReadSlice('\n')
+			if whole != nil {
+				whole = append(whole, line...)
+			}
+		}
+		if whole != nil {
+			var m UserMessage
+			if json.Unmarshal(whole, &m) == nil {
+				info.Title = shorten(m.Text, titleRunes)
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// shorten puts s on one line and cuts it to about n runes at a word break.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)[:n-1]
+	cut := string(runes)
+	if i := strings.LastIndexByte(cut, ' '); i > len(cut)*2/3 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ") + "…"
+}

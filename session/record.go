@@ -1,0 +1,246 @@
+package session
+
+import "time"
+
+// Type names a kind of record; it is the "type" field of a line. The set is
+// closed, so switches over it list every case.
+type Type string
+
+// The record types of format version 1.
+const (
+	TypeUserMessage      Type = "user_message"
+	TypeAssistantMessage Type = "assistant_message"
+	TypeAssistantDelta   Type = "assistant_delta"
+	TypeToolResult       Type = "tool_result"
+	TypeApproval         Type = "approval"
+	TypeGrant            Type = "grant"
+	TypeUsage            Type = "usage"
+	TypeModelChange      Type = "model_change"
+	TypePolicyChange     Type = "policy_change"
+	TypeCompaction       Type = "compaction"
+	TypeRewind           Type = "rewind"
+	TypeError            Type = "error"
+	TypeCheckpoint       Type = "checkpoint"
+)
+
+// Body is the payload of one record. Only this package's record types
+// implement it, so a switch over Body.Type() covers every payload.
+type Body interface {
+	// Type is the record's kind, written as the line's "type" field.
+	Type() Type
+	isBody()
+}
+
+// Record is one durable line of a session after its header.
+type Record struct {
+	// Seq numbers the records of a session from 1 in the order they were
+	// appended; it never repeats, also across resumes.
+	Seq int64
+	// T is when the record was appended, in UTC with millisecond precision.
+	T time.Time
+	// Body is the payload; its dynamic type matches Body.Type().
+	Body Body
+}
+
+// UserMessage is a prompt the user sent; it opens a turn.
+type UserMessage struct {
+	// Turn numbers the user's turns in this session from 1.
+	Turn int    `json:"turn,omitempty"`
+	Text string `json:"text"`
+}
+
+// ToolCall is one call a finished assistant message made.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the raw JSON text of the arguments, kept as a string
+	// because a model may have sent something that is not valid JSON.
+	Arguments string `json:"arguments"`
+}
+
+// AssistantMessage is a finished (or interrupted) answer of the model. It
+// supersedes the assistant_delta records of the same Stream.
+type AssistantMessage struct {
+	// Stream is the id its deltas were written under, if it was streamed.
+	Stream    string     `json:"stream,omitempty"`
+	Text      string     `json:"text,omitempty"`
+	Reasoning string     `json:"reasoning,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Interrupted is true when the answer was cut short: cancelled by the
+	// user, or recovered from deltas after a crash.
+	Interrupted bool `json:"interrupted,omitempty"`
+}
+
+// AssistantDelta is text of a message in progress added since the previous
+// delta of the same Stream. Writer.Delta produces these; Load folds them into
+// an interrupted AssistantMessage when no finished message follows.
+type AssistantDelta struct {
+	Stream    string `json:"stream"`
+	Text      string `json:"text,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// Discard drops everything written for Stream so far (a retried request
+	// whose partial answer was thrown away).
+	Discard bool `json:"discard,omitempty"`
+}
+
+// Status is how a tool call ended; the values match tools.Status.String().
+type Status string
+
+// The tool statuses.
+const (
+	StatusOK        Status = "ok"
+	StatusError     Status = "error"
+	StatusDenied    Status = "denied"
+	StatusCancelled Status = "cancelled"
+)
+
+// ToolResult is the outcome of one tool call.
+type ToolResult struct {
+	CallID     string `json:"call_id"`
+	Tool       string `json:"tool"`
+	Status     Status `json:"status"`
+	Output     string `json:"output"`
+	Summary    string `json:"summary,omitempty"`
+	ExitCode   int    `json:"exit_code"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// Decision is how an approval was answered; the values match
+// agent.DecisionKind.String().
+type Decision string
+
+// The decisions.
+const (
+	DecisionAllowOnce         Decision = "allow_once"
+	DecisionAllowSession      Decision = "allow_session"
+	DecisionDenied            Decision = "denied"
+	DecisionDeniedWithMessage Decision = "denied_with_message"
+	DecisionCancelled         Decision = "cancelled"
+)
+
+// Approval records the answer to an approval request, by a person or (Auto)
+// by a policy or rule.
+type Approval struct {
+	RequestID string   `json:"request_id"`
+	CallID    string   `json:"call_id"`
+	Tool      string   `json:"tool"`
+	Decision  Decision `json:"decision"`
+	// Scope is the key "allow for this session" would remember.
+	Scope string `json:"scope,omitempty"`
+	Auto  bool   `json:"auto"`
+	// Message is the note sent to the model on a denial, or the rule or
+	// policy that decided automatically.
+	Message string `json:"message,omitempty"`
+}
+
+// Grant records an "allow for this session" so a resumed session keeps it.
+type Grant struct {
+	Scope string `json:"scope"`
+	// Label says in words what the grant covers.
+	Label string `json:"label,omitempty"`
+}
+
+// Usage is the token accounting of one model request.
+type Usage struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+	Cached     int `json:"cached"`
+}
+
+// ModelChange records a switch of model; later requests use Model.
+type ModelChange struct {
+	Model string `json:"model"`
+}
+
+// PolicyChange records a switch of approval policy (by its name, e.g. "ask").
+type PolicyChange struct {
+	Policy string `json:"policy"`
+}
+
+// Compaction records that the records FromSeq..ToSeq (inclusive) were
+// replaced by Summary in the conversation sent to the model.
+type Compaction struct {
+	Summary string `json:"summary"`
+	FromSeq int64  `json:"from_seq"`
+	ToSeq   int64  `json:"to_seq"`
+}
+
+// Rewind records that the session went back to the start of Turn, restoring
+// the code, the conversation, or both.
+type Rewind struct {
+	Turn         int  `json:"turn"`
+	Code         bool `json:"code"`
+	Conversation bool `json:"conversation"`
+}
+
+// ErrorRecord is an error worth keeping in the transcript, such as a failed
+// model request.
+type ErrorRecord struct {
+	// Kind classifies the error, e.g. "auth", "rate_limit", "network".
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Absent is the Checkpoint hash of a file that did not exist.
+const Absent = "absent"
+
+// Checkpoint records a file's content before a tool changed it in Turn:
+// Hash names a blob in the session's Store, or is Absent.
+type Checkpoint struct {
+	Turn int    `json:"turn"`
+	Path string `json:"path"`
+	Hash string `json:"hash"`
+}
+
+// Type implements Body.
+func (UserMessage) Type() Type { return TypeUserMessage }
+
+// Type implements Body.
+func (AssistantMessage) Type() Type { return TypeAssistantMessage }
+
+// Type implements Body.
+func (AssistantDelta) Type() Type { return TypeAssistantDelta }
+
+// Type implements Body.
+func (ToolResult) Type() Type { return TypeToolResult }
+
+// Type implements Body.
+func (Approval) Type() Type { return TypeApproval }
+
+// Type implements Body.
+func (Grant) Type() Type { return TypeGrant }
+
+// Type implements Body.
+func (Usage) Type() Type { return TypeUsage }
+
+// Type implements Body.
+func (ModelChange) Type() Type { return TypeModelChange }
+
+// Type implements Body.
+func (PolicyChange) Type() Type { return TypePolicyChange }
+
+// Type implements Body.
+func (Compaction) Type() Type { return TypeCompaction }
+
+// Type implements Body.
+func (Rewind) Type() Type { return TypeRewind }
+
+// Type implements Body.
+func (ErrorRecord) Type() Type { return TypeError }
+
+// Type implements Body.
+func (Checkpoint) Type() Type { return TypeCheckpoint }
+
+func (UserMessage) isBody()      {}
+func (AssistantMessage) isBody() {}
+func (AssistantDelta) isBody()   {}
+func (ToolResult) isBody()       {}
+func (Approval) isBody()         {}
+func (Grant) isBody()            {}
+func (Usage) isBody()            {}
+func (ModelChange) isBody()      {}
+func (PolicyChange) isBody()     {}
+func (Compaction) isBody()       {}
+func (Rewind) isBody()           {}
+func (ErrorRecord) isBody()      {}
+func (Checkpoint) isBody()       {}
