@@ -1,0 +1,72 @@
+package openai
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Defaults applied by New when a Config field is zero.
+const (
+	DefaultMaxAttempts = 4
+	DefaultBaseBackoff = 500 * time.Millisecond
+)
+
+// Config says which gateway to talk to and how hard to try.
+type Config struct {
+	// BaseURL is the gateway's API root, usually ending in /v1
+	// (e.g. http://localhost:11434/v1); /chat/completions and /models are
+	// appended to it.
+	BaseURL string
+	// APIKey is sent as a bearer token; empty sends no Authorization header,
+	// which local servers accept.
+	APIKey string
+	// Model is the model id used when a Request names none. It is opaque:
+	// sent as given, never parsed.
+	Model string
+	// Headers are added to every request (e.g. OpenRouter's HTTP-Referer);
+	// they override the defaults, Authorization included.
+	Headers map[string]string
+	// MaxAttempts bounds the attempts per request, first one included;
+	// 0 means DefaultMaxAttempts, 1 disables retries.
+	MaxAttempts int
+	// HTTPClient carries the requests; nil means a client without timeout.
+	// A Client.Timeout also bounds reading the body, which cuts long
+	// answers short: prefer contexts.
+	HTTPClient *http.Client
+	// BaseBackoff is the first retry's wait before jitter; it doubles with
+	// each attempt. 0 means DefaultBaseBackoff.
+	BaseBackoff time.Duration
+}
+
+// withDefaults checks c and fills in its zero fields.
+func (c Config) withDefaults() (Config, error) {
+	if c.BaseURL == "" {
+		return c, errors.New("openai provider: no base URL: set LLM_BASE_URL (e.g. https://api.openai.com/v1)")
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return c, fmt.Errorf("openai provider: base URL %q is not an http(s) URL (e.g. https://api.openai.com/v1)", c.BaseURL)
+	}
+	switch {
+	case c.MaxAttempts < 0:
+		return c, fmt.Errorf("openai provider: MaxAttempts is %d, want 0 (default) or more", c.MaxAttempts)
+	case c.MaxAttempts == 0:
+		c.MaxAttempts = DefaultMaxAttempts
+	}
+	switch {
+	case c.BaseBackoff < 0:
+		return c, fmt.Errorf("openai provider: BaseBackoff is %v, want 0 (default) or more", c.BaseBackoff)
+	case c.BaseBackoff == 0:
+		c.BaseBackoff = DefaultBaseBackoff
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = &http.Client{}
+	}
+	// Copied so a caller changing its map cannot race with requests.
+	c.Headers = maps.Clone(c.Headers)
+	return c, nil
+}

@@ -1,0 +1,386 @@
+package openai
+
+import (
+	"strconv"
+
+	"github.com/ternhq/tern/provider"
+)
+
+// chunk is what one stream event carried. Its slices are reused from event to
+// event, so nothing in it may be kept after the next decode.
+type chunk struct {
+	choices  []choice
+	usage    provider.Usage
+	hasUsage bool
+	// failed reports an error object inside the event ("error": {...}).
+	failed bool
+	err    streamError
+}
+
+// choice is the part of a chunk for one choice: the delta fields tern uses.
+type choice struct {
+	content   string
+	reasoning string
+	// reasoningAlt holds the "reasoning" key some gateways use instead of
+	// "reasoning_content"; it counts only when reasoning_content is empty, so
+	// a gateway that sends both does not double the text.
+	reasoningAlt string
+	refusal      string
+	calls        []provider.ToolCallFragment
+	finish       string
+}
+
+// streamError is an error object a gateway sent inside a 200 stream.
+type streamError struct {
+	message string
+	code    string
+	typ     string
+	// status is a numeric code or status field, which some gateways set to
+	// the HTTP status the failure would have had.
+	status int
+}
+
+func (c *chunk) reset() {
+	c.choices = c.choices[:0]
+	c.usage, c.hasUsage = provider.Usage{}, false
+	c.failed, c.err = false, streamError{}
+}
+
+// decode fills c from one event payload.
+func (d *decoder) decode(data []byte, c *chunk) error {
+	d.data, d.i, d.depth = data, 0, 0
+	c.reset()
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "choices":
+			err = d.choices(c)
+		case "usage":
+			err = d.usage(c)
+		case "error":
+			err = d.errorValue(c)
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	d.ws()
+	if d.i != len(d.data) {
+		return d.fail("unexpected data after the JSON object")
+	}
+	return nil
+}
+
+func (d *decoder) choices(c *chunk) error {
+	if d.null() {
+		return nil
+	}
+	if err := d.open('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := d.element(first)
+		if err != nil || !more {
+			return err
+		}
+		if d.null() {
+			continue
+		}
+		if len(c.choices) < cap(c.choices) {
+			c.choices = c.choices[:len(c.choices)+1]
+		} else {
+			c.choices = append(c.choices, choice{})
+		}
+		ch := &c.choices[len(c.choices)-1]
+		calls := ch.calls[:0]
+		*ch = choice{calls: calls}
+		if err := d.choice(ch); err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) choice(ch *choice) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "delta", "message":
+			// "message" is what a server that ignores stream:true sends.
+			err = d.delta(ch)
+		case "finish_reason":
+			ch.finish, err = d.str()
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) delta(ch *choice) error {
+	if d.null() {
+		return nil
+	}
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "content":
+			ch.content, err = d.str()
+		case "reasoning_content":
+			ch.reasoning, err = d.str()
+		case "reasoning":
+			ch.reasoningAlt, err = d.optStr()
+		case "refusal":
+			ch.refusal, err = d.optStr()
+		case "tool_calls":
+			err = d.toolCalls(ch)
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) toolCalls(ch *choice) error {
+	if d.null() {
+		return nil
+	}
+	if err := d.open('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := d.element(first)
+		if err != nil || !more {
+			return err
+		}
+		if d.null() {
+			continue
+		}
+		var f provider.ToolCallFragment
+		if err := d.toolCall(&f); err != nil {
+			return err
+		}
+		ch.calls = append(ch.calls, f)
+	}
+}
+
+func (d *decoder) toolCall(f *provider.ToolCallFragment) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "index":
+			f.Index, f.HasIndex, err = d.int()
+		case "id":
+			f.ID, err = d.str()
+		case "function":
+			err = d.function(f)
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (d *decoder) function(f *provider.ToolCallFragment) error {
+	if d.null() {
+		return nil
+	}
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "name":
+			f.Name, err = d.str()
+		case "arguments":
+			f.Arguments, err = d.arguments()
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// arguments reads the arguments of a call: normally a string holding JSON,
+// but a few servers send the JSON object itself, which is taken verbatim.
+func (d *decoder) arguments() (string, error) {
+	d.ws()
+	if d.i < len(d.data) && (d.data[d.i] == '{' || d.data[d.i] == '[') {
+		start := d.i
+		if err := d.skip(); err != nil {
+			return "", err
+		}
+		return string(d.data[start:d.i]), nil
+	}
+	return d.str()
+}
+
+func (d *decoder) usage(c *chunk) error {
+	if d.null() {
+		return nil
+	}
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	c.hasUsage = true
+	cached, hasCached := 0, false
+	hit := 0
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "prompt_tokens":
+			c.usage.PromptTokens, _, err = d.int()
+		case "completion_tokens":
+			c.usage.CompletionTokens, _, err = d.int()
+		case "prompt_tokens_details":
+			cached, hasCached, err = d.cachedTokens()
+		case "prompt_cache_hit_tokens":
+			// DeepSeek's name for cached prompt tokens.
+			hit, _, err = d.int()
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if hasCached {
+		c.usage.CachedPromptTokens = cached
+	} else {
+		c.usage.CachedPromptTokens = hit
+	}
+	return nil
+}
+
+func (d *decoder) cachedTokens() (n int, ok bool, err error) {
+	if d.null() {
+		return 0, false, nil
+	}
+	if err := d.open('{'); err != nil {
+		return 0, false, err
+	}
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return n, ok, err
+		}
+		if string(key) == "cached_tokens" {
+			n, ok, err = d.int()
+		} else {
+			err = d.skip()
+		}
+		if err != nil {
+			return 0, false, err
+		}
+	}
+}
+
+// errorValue reads an "error" member: null, a message string or an object.
+// It is lenient about field types, because the event is a failure either way
+// and the user is better served by whatever message it holds.
+func (d *decoder) errorValue(c *chunk) error {
+	d.ws()
+	if d.null() {
+		return nil
+	}
+	if d.i < len(d.data) && d.data[d.i] == '"' {
+		msg, err := d.str()
+		c.failed, c.err = true, streamError{message: msg}
+		return err
+	}
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	c.failed = true
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "message":
+			c.err.message, err = d.loose()
+		case "code":
+			c.err.code, err = d.loose()
+			if n, convErr := strconv.Atoi(c.err.code); convErr == nil {
+				c.err.status = n
+			}
+		case "status":
+			var s string
+			s, err = d.loose()
+			if n, convErr := strconv.Atoi(s); convErr == nil {
+				c.err.status = n
+			}
+		case "type":
+			c.err.typ, err = d.loose()
+		default:
+			err = d.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// loose reads any value as text: a string's content, or the raw JSON of
+// anything else (null becomes "").
+func (d *decoder) loose() (string, error) {
+	d.ws()
+	if d.i < len(d.data) && d.data[d.i] == '"' {
+		return d.str()
+	}
+	if d.null() {
+		return "", nil
+	}
+	start := d.i
+	if err := d.skip(); err != nil {
+		return "", err
+	}
+	return string(d.data[start:d.i]), nil
+}

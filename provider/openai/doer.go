@@ -1,0 +1,50 @@
+package openai
+
+import (
+	"context"
+	"net/http"
+)
+
+// doer is the go-openai HTTPDoer tern installs: it adds the configured
+// headers to every request and hands the response back to the caller through
+// the request's context. go-openai hides responses (headers such as
+// Retry-After, and the body of a stream), and this is the one place they pass.
+type doer struct {
+	client  *http.Client
+	headers map[string]string
+}
+
+// Do sends req with the extra headers and records the response in the
+// exchange attached to req's context, if any.
+func (d *doer) Do(req *http.Request) (*http.Response, error) {
+	for k, v := range d.headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := d.client.Do(req)
+	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
+		ex.resp = resp
+	}
+	return resp, err
+}
+
+// exchange receives the HTTP response of one go-openai call.
+type exchange struct {
+	resp *http.Response
+}
+
+type exchangeKey struct{}
+
+// withExchange returns a context whose requests record their response in a
+// new exchange.
+func withExchange(ctx context.Context) (context.Context, *exchange) {
+	ex := &exchange{}
+	return context.WithValue(ctx, exchangeKey{}, ex), ex
+}
+
+// header returns the response headers, or nil when there was no response.
+func (ex *exchange) header() http.Header {
+	if ex.resp == nil {
+		return nil
+	}
+	return ex.resp.Header
+}

@@ -1,0 +1,114 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+const (
+	// readBufferSize is the line buffer; longer lines are joined in sseReader.long.
+	readBufferSize = 64 << 10
+	// maxLineSize bounds one event: a whole tool call with a large file in
+	// its arguments fits, a runaway stream does not.
+	maxLineSize = 32 << 20
+	// maxStray bounds the text kept from lines that are not SSE: enough for
+	// a whole answer from a server that ignores stream:true.
+	maxStray = 1 << 20
+)
+
+// errLineTooLong reports an event over maxLineSize.
+var errLineTooLong = errors.New("a stream event is longer than 32 MiB")
+
+// sseReader splits a server-sent event stream into data payloads. It reads
+// the body itself rather than through go-openai's ChatCompletionStream: that
+// reader cannot tell "data: [DONE]" from a dropped connection (both are
+// io.EOF), and after a keep-alive comment it loses an in-stream error object
+// (RecvRaw returns nothing, then io.EOF). Comments and keep-alives are
+// skipped without limit, so there is no EmptyMessagesLimit to raise.
+type sseReader struct {
+	r    *bufio.Reader
+	long []byte
+	// stray collects lines that are not SSE (a JSON document, an HTML
+	// page), for a body that turns out not to be an event stream.
+	stray []byte
+	// partial is set when the last line ended at EOF without a newline.
+	partial bool
+}
+
+func newSSEReader(body io.Reader) *sseReader {
+	return &sseReader{r: bufio.NewReaderSize(body, readBufferSize)}
+}
+
+// next returns the next data payload, or done at "data: [DONE]". The
+// payload is valid until the next call. At the end of the body it returns
+// io.EOF, or the read error.
+func (s *sseReader) next() (payload []byte, done bool, err error) {
+	for {
+		line, err := s.line()
+		if len(line) == 0 && err != nil {
+			return nil, false, err
+		}
+		// A final line without a newline is still processed; the next call
+		// reports the EOF.
+		s.partial = err != nil
+		line = bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(line) == 0 || line[0] == ':':
+			// Event separator, comment or keep-alive (": PROCESSING").
+		case bytes.HasPrefix(line, dataField):
+			p := bytes.TrimSpace(line[len(dataField):])
+			if len(p) == 0 {
+				continue
+			}
+			if bytes.Equal(p, doneMarker) {
+				return nil, true, nil
+			}
+			return p, false, nil
+		case bytes.HasPrefix(line, eventField), bytes.HasPrefix(line, idField), bytes.HasPrefix(line, retryField):
+			// Other SSE fields carry nothing tern uses.
+		default:
+			s.keepStray(line)
+		}
+	}
+}
+
+var (
+	dataField  = []byte("data:")
+	eventField = []byte("event:")
+	idField    = []byte("id:")
+	retryField = []byte("retry:")
+	doneMarker = []byte("[DONE]")
+)
+
+// line reads one line, joining lines longer than the buffer.
+func (s *sseReader) line() ([]byte, error) {
+	line, err := s.r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	s.long = append(s.long[:0], line...)
+	for {
+		line, err = s.r.ReadSlice('\n')
+		s.long = append(s.long, line...)
+		if len(s.long) > maxLineSize {
+			return nil, errLineTooLong
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return s.long, err
+		}
+	}
+}
+
+func (s *sseReader) keepStray(line []byte) {
+	room := maxStray - len(s.stray)
+	if room <= 0 {
+		return
+	}
+	if len(s.stray) > 0 {
+		s.stray = append(s.stray, '\n')
+		room--
+	}
+	s.stray = append(s.stray, line[:min(len(line), room)]...)
+}
