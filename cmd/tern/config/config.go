@@ -1,0 +1,98 @@
+// Package config resolves tern's settings from flags, the environment, the
+// optional $TERN_HOME/config.toml and defaults, in that order of precedence,
+// and remembers where each value came from.
+package config
+
+import (
+	"net"
+	"net/url"
+	"strings"
+)
+
+// Defaults for settings nobody configured.
+const (
+	// DefaultBaseURL is OpenAI's API; any OpenAI-compatible gateway works.
+	DefaultBaseURL = "https://api.openai.com/v1"
+	// DefaultModel is sent to the gateway as is; tern never parses model ids.
+	DefaultModel = "gpt-4o-mini"
+	// DefaultApproval is the approval policy name used when none is set.
+	DefaultApproval = "ask"
+	// DefaultMaxSteps limits model requests per turn.
+	DefaultMaxSteps = 50
+	// DefaultMaxAttempts is how often one model request is tried when the
+	// gateway fails in a retryable way (rate limit, 5xx, network).
+	DefaultMaxAttempts = 4
+)
+
+// Config is the resolved configuration. Every setting carries its source.
+type Config struct {
+	// Home is the TERN_HOME directory (default ~/.tern).
+	Home Value[string]
+	// File is the config file's path; FileLoaded says whether it existed.
+	File       string
+	FileLoaded bool
+
+	BaseURL       Value[string]
+	APIKey        Value[string]
+	Model         Value[string]
+	Mock          Value[bool]
+	Approval      Value[string]
+	SkipApprovals Value[bool]
+	Allow         Value[[]string]
+	Deny          Value[[]string]
+	MaxSteps      Value[int]
+	MaxAttempts   Value[int]
+	// OutputCap limits each tool result, in bytes.
+	OutputCap Value[int]
+	// SecretPatterns are base-name globs of files the read tools refuse.
+	SecretPatterns Value[[]string]
+	// Models holds per-model settings keyed by model id.
+	Models map[string]ModelSettings
+}
+
+// ModelSettings are optional facts about one model id, from the config
+// file's [models."<id>"] tables.
+type ModelSettings struct {
+	// ContextWindow is the model's context size in tokens (0: unknown).
+	ContextWindow int `toml:"context_window"`
+	// Prices are in currency units per million tokens (0: unknown).
+	PriceInput       float64 `toml:"price_input"`
+	PriceCachedInput float64 `toml:"price_cached_input"`
+	PriceOutput      float64 `toml:"price_output"`
+	// Headers are extra HTTP headers sent with requests for this model.
+	Headers map[string]string `toml:"headers"`
+}
+
+// ModelSettings returns the settings for a model id (zero when there are none).
+func (c *Config) ModelSettings(id string) ModelSettings {
+	return c.Models[id]
+}
+
+// Offline reports whether tern must use the offline scripted provider, and
+// why: MOCK=1 (or --mock, or mock = true), or no API key for a gateway that
+// is not on this machine. Local servers (Ollama, vLLM, llama.cpp) often need
+// no key, so a loopback base URL without a key still goes online.
+func (c *Config) Offline() (bool, string) {
+	if c.Mock.V {
+		return true, "mock mode is on (" + c.Mock.Source.String() + ")"
+	}
+	if c.APIKey.V == "" && !IsLocal(c.BaseURL.V) {
+		return true, "no API key is configured"
+	}
+	return false, ""
+}
+
+// IsLocal reports whether a base URL points at a server on this machine
+// (localhost, a loopback address or the unspecified address).
+func IsLocal(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
+}

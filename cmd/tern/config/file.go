@@ -1,0 +1,55 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// fileConfig mirrors config.toml. Pointers tell "absent" from a zero value,
+// so that an absent key falls through to the default.
+type fileConfig struct {
+	BaseURL        *string                  `toml:"base_url"`
+	APIKey         *string                  `toml:"api_key"`
+	Model          *string                  `toml:"model"`
+	Mock           *bool                    `toml:"mock"`
+	Approval       *string                  `toml:"approval"`
+	Allow          *[]string                `toml:"allow"`
+	Deny           *[]string                `toml:"deny"`
+	MaxSteps       *int                     `toml:"max_steps"`
+	MaxAttempts    *int                     `toml:"max_attempts"`
+	OutputCap      *int                     `toml:"output_cap"`
+	SecretPatterns *[]string                `toml:"secret_patterns"`
+	Models         map[string]ModelSettings `toml:"models"`
+}
+
+// readFile loads path. A missing file is not an error: it returns ok=false.
+// Unknown keys are an error naming them, because a misspelt key would
+// otherwise be silently ignored.
+func readFile(path string) (fc fileConfig, ok bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fileConfig{}, false, nil
+	}
+	if err != nil {
+		return fileConfig{}, false, fmt.Errorf("read config file: %w", err)
+	}
+	md, err := toml.Decode(string(data), &fc)
+	if err != nil {
+		return fileConfig{}, false, fmt.Errorf("config file %s: %w; fix the TOML syntax (see docs/config.md)", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		names := make([]string, 0, len(und))
+		for _, k := range und {
+			names = append(names, k.String())
+		}
+		sort.Strings(names)
+		return fileConfig{}, false, fmt.Errorf("config file %s: unknown keys %s; the known keys are listed in docs/config.md", path, strings.Join(names, ", "))
+	}
+	return fc, true, nil
+}

@@ -1,0 +1,359 @@
+package headless
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// Session describes the run for the session.started line.
+type Session struct {
+	Tern      string
+	Model     string
+	Workspace string
+	Approval  string
+	Offline   bool
+}
+
+// Projector maps the agent's internal events onto public protocol messages.
+// It regroups deltas into items and holds back what a retry may still
+// discard: text and reasoning items complete, and tool_call items start,
+// only once the model request that produced them has succeeded (the first
+// approval, tool or end-of-turn event after it). A retry that discards
+// partial output drops the open items, which then never complete.
+type Projector struct {
+	session Session
+	turn    int
+	nextID  int
+
+	reasoning *textItem
+	message   *textItem
+	// pending are the calls of the current model request, not yet started
+	// publicly, in order of appearance.
+	pending []*callItem
+	// calls holds every call of the turn not yet completed, by call id.
+	calls map[string]*callItem
+
+	usage    provider.Usage
+	requests int
+}
+
+type textItem struct {
+	id   string
+	text []byte
+}
+
+type callItem struct {
+	id      string // public item id, set when the call is started publicly
+	seq     int    // the number in id, for ordering
+	tool    string
+	args    json.RawMessage
+	started bool
+}
+
+// NewProjector returns a projector for one session.
+func NewProjector(s Session) *Projector {
+	return &Projector{session: s, calls: map[string]*callItem{}}
+}
+
+// Start returns the session.started line.
+func (p *Projector) Start() Message {
+	return SessionStarted{
+		Type: TypeSessionStarted, Version: Version, Tern: p.session.Tern, Model: p.session.Model,
+		Workspace: p.session.Workspace, Approval: p.session.Approval, Offline: p.session.Offline,
+	}
+}
+
+// Project maps one internal event to zero or more public messages.
+func (p *Projector) Project(ev agent.Event) []Message {
+	switch ev.Kind {
+	case agent.EventTurnStarted:
+		p.turn = ev.Turn
+		p.reasoning, p.message, p.pending = nil, nil, nil
+		p.calls = map[string]*callItem{}
+		p.usage, p.requests = provider.Usage{}, 0
+		return []Message{TurnStarted{Type: TypeTurnStarted, Version: Version, Turn: p.turn, Prompt: ev.Text}}
+	case agent.EventTextDelta:
+		return p.delta(&p.message, ItemAgentMessage, ev.Text)
+	case agent.EventReasoningDelta:
+		return p.delta(&p.reasoning, ItemReasoning, ev.Text)
+	case agent.EventToolCallStarted, agent.EventToolCallReady:
+		p.call(ev.Call)
+		return nil
+	case agent.EventApprovalRequested:
+		r := ev.Approval
+		if r == nil {
+			return p.commit()
+		}
+		call := ev.Call
+		if call == nil {
+			call = &r.Call
+		}
+		c := p.call(call)
+		out := p.commit()
+		args, _ := argsObject(c.args)
+		return append(out, ApprovalRequested{
+			Type: TypeApprovalRequested, Version: Version, Turn: p.turn,
+			ApprovalID: r.ID, ItemID: c.id, Tool: c.tool, Arguments: args,
+			Preview: Preview{
+				Title: r.Preview.Title, Path: r.Preview.Path, Diff: r.Preview.Diff,
+				Command: r.Preview.Command, Workdir: r.Preview.Workdir,
+			},
+			Scope: r.Scope.Label, Always: r.Always, Reason: r.Reason,
+		})
+	case agent.EventApprovalResolved:
+		call := ev.Call
+		id := ""
+		if ev.Approval != nil {
+			id = ev.Approval.ID
+			if call == nil {
+				call = &ev.Approval.Call
+			}
+		}
+		c := p.call(call)
+		out := p.commit()
+		return append(out, ApprovalResolved{
+			Type: TypeApprovalResolved, Version: Version, Turn: p.turn, ApprovalID: id,
+			ItemID: c.id, Decision: decisionName(ev.Decision.Kind), Reason: ev.Decision.Message, Auto: ev.Decision.Auto,
+		})
+	case agent.EventToolRunning:
+		p.call(ev.Call)
+		return p.commit()
+	case agent.EventToolOutput:
+		// Live output is for people watching; the complete output arrives
+		// with item.completed.
+		return nil
+	case agent.EventToolFinished:
+		c := p.call(ev.Call)
+		out := p.commit()
+		res := agent.ToolResult{Status: tools.StatusError}
+		if ev.Result != nil {
+			res = *ev.Result
+		}
+		out = append(out, p.completeCall(c, res))
+		return out
+	case agent.EventUsage:
+		p.usage = p.usage.Add(ev.Usage)
+		p.requests++
+		return nil
+	case agent.EventRetrying:
+		if ev.Retry != nil && ev.Retry.DiscardPartial {
+			p.discard()
+		}
+		return nil
+	case agent.EventTurnFinished:
+		return p.finish(ev.Finish)
+	case agent.EventError:
+		// Errors that do not end the turn are progress information only.
+		return nil
+	}
+	return nil
+}
+
+// delta appends streamed text to the open item of that type, starting the
+// item first when none is open.
+func (p *Projector) delta(open **textItem, typ, text string) []Message {
+	if text == "" {
+		return nil
+	}
+	var out []Message
+	if *open == nil {
+		*open = &textItem{id: p.newID()}
+		out = append(out, ItemStarted{Type: TypeItemStarted, Version: Version, Turn: p.turn, Item: Item{ID: (*open).id, Type: typ, Text: new(string)}})
+	}
+	(*open).text = append((*open).text, text...)
+	return append(out, ItemDelta{Type: TypeItemDelta, Version: Version, Turn: p.turn, ItemID: (*open).id, Text: text})
+}
+
+// call returns the item for a tool call, recording a new one as pending.
+// Later events fill in what earlier ones did not know (name, arguments).
+func (p *Projector) call(c *agent.Call) *callItem {
+	if c == nil {
+		c = &agent.Call{}
+	}
+	it, ok := p.calls[c.ID]
+	if !ok {
+		it = &callItem{}
+		p.calls[c.ID] = it
+		p.pending = append(p.pending, it)
+	}
+	if c.Name != "" {
+		it.tool = c.Name
+	}
+	if len(c.Args) > 0 {
+		it.args = c.Args
+	}
+	return it
+}
+
+// commit marks the current model request as successful: open text items
+// complete and its tool calls start.
+func (p *Projector) commit() []Message {
+	var out []Message
+	for _, open := range []struct {
+		item **textItem
+		typ  string
+	}{{&p.reasoning, ItemReasoning}, {&p.message, ItemAgentMessage}} {
+		if *open.item == nil {
+			continue
+		}
+		text := string((*open.item).text)
+		out = append(out, ItemCompleted{Type: TypeItemCompleted, Version: Version, Turn: p.turn, Item: Item{ID: (*open.item).id, Type: open.typ, Text: &text}})
+		*open.item = nil
+	}
+	for _, c := range p.pending {
+		c.id, c.started = p.newID(), true
+		c.seq = p.nextID
+		args, raw := argsObject(c.args)
+		out = append(out, ItemStarted{Type: TypeItemStarted, Version: Version, Turn: p.turn, Item: Item{
+			ID: c.id, Type: ItemToolCall, Tool: c.tool, Arguments: args, RawArguments: raw,
+		}})
+	}
+	p.pending = nil
+	return out
+}
+
+// discard drops what the failed model request streamed.
+func (p *Projector) discard() {
+	p.reasoning, p.message = nil, nil
+	for _, c := range p.pending {
+		for k, v := range p.calls {
+			if v == c {
+				delete(p.calls, k)
+			}
+		}
+	}
+	p.pending = nil
+}
+
+func (p *Projector) completeCall(c *callItem, res agent.ToolResult) Message {
+	for k, v := range p.calls {
+		if v == c {
+			delete(p.calls, k)
+		}
+	}
+	args, raw := argsObject(c.args)
+	out := res.Output
+	it := Item{ID: c.id, Type: ItemToolCall, Tool: c.tool, Arguments: args, RawArguments: raw, Status: statusName(res.Status), Output: &out}
+	if c.tool == "run_shell" && (res.Status == tools.StatusOK || res.Status == tools.StatusError) {
+		code := res.ExitCode
+		it.ExitCode = &code
+	}
+	return ItemCompleted{Type: TypeItemCompleted, Version: Version, Turn: p.turn, Item: it}
+}
+
+// finish closes the turn. Done and cancelled turns keep the text streamed so
+// far (the agent keeps it in the conversation); failed ones drop it.
+func (p *Projector) finish(f *agent.Finish) []Message {
+	if f == nil {
+		f = &agent.Finish{Reason: agent.FinishFailed, Err: fmt.Errorf("the agent ended the turn without saying how")}
+	}
+	var out []Message
+	switch f.Reason {
+	case agent.FinishDone, agent.FinishCancelled:
+		out = p.commit()
+	case agent.FinishFailed, agent.FinishStepLimit:
+		p.discard()
+	}
+	// Calls that started but never finished were cut short by the end of the
+	// turn; the agent normally reports them, this keeps every started item
+	// completed if it did not.
+	var open []*callItem
+	for _, c := range p.calls {
+		if c.started {
+			open = append(open, c)
+		}
+	}
+	slices.SortFunc(open, func(a, b *callItem) int { return a.seq - b.seq })
+	for _, c := range open {
+		out = append(out, p.completeCall(c, agent.ToolResult{Status: tools.StatusCancelled, Output: "the turn ended before this call finished"}))
+	}
+	p.calls = map[string]*callItem{}
+
+	requests := f.Steps
+	if requests == 0 {
+		requests = p.requests
+	}
+	u := Usage{
+		PromptTokens: p.usage.PromptTokens, CompletionTokens: p.usage.CompletionTokens,
+		CachedTokens: p.usage.CachedPromptTokens, Requests: requests,
+	}
+	switch f.Reason {
+	case agent.FinishDone:
+		return append(out, TurnCompleted{Type: TypeTurnCompleted, Version: Version, Turn: p.turn, Usage: u})
+	case agent.FinishCancelled, agent.FinishFailed, agent.FinishStepLimit:
+	}
+	return append(out, TurnFailed{Type: TypeTurnFailed, Version: Version, Turn: p.turn, Error: errorInfo(f), Usage: u})
+}
+
+func (p *Projector) newID() string {
+	p.nextID++
+	return fmt.Sprintf("item_%d", p.nextID)
+}
+
+// argsObject returns arguments as a JSON object; anything else is returned
+// as {} plus the raw text, so "arguments" is always an object.
+func argsObject(raw json.RawMessage) (json.RawMessage, string) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 {
+		return json.RawMessage("{}"), ""
+	}
+	if t[0] == '{' && json.Valid(t) {
+		return json.RawMessage(t), ""
+	}
+	return json.RawMessage("{}"), string(raw)
+}
+
+func statusName(s tools.Status) string {
+	switch s {
+	case tools.StatusOK, tools.StatusError, tools.StatusDenied, tools.StatusCancelled:
+		return s.String()
+	}
+	return tools.StatusError.String()
+}
+
+// decisionName folds the internal decisions onto the public names: a denial
+// with a message is a denial whose reason is the message.
+func decisionName(d agent.DecisionKind) string {
+	switch d {
+	case agent.AllowOnce:
+		return "allow_once"
+	case agent.AllowSession:
+		return "allow_session"
+	case agent.Deny, agent.DenyWithMessage:
+		return "denied"
+	case agent.Cancelled:
+		return "cancelled"
+	}
+	return "denied"
+}
+
+func errorInfo(f *agent.Finish) ErrorInfo {
+	switch f.Reason {
+	case agent.FinishDone:
+		return ErrorInfo{}
+	case agent.FinishCancelled:
+		return ErrorInfo{Kind: "cancelled", Message: "the turn was interrupted"}
+	case agent.FinishStepLimit:
+		msg := fmt.Sprintf("the turn stopped at the step limit (%d model requests); raise it with --max-steps or max_steps in config.toml", f.Steps)
+		if f.Err != nil {
+			msg = f.Err.Error()
+		}
+		return ErrorInfo{Kind: "step_limit", Message: msg}
+	case agent.FinishFailed:
+	}
+	kind := "agent"
+	if k := provider.KindOf(f.Err); k != 0 {
+		kind = k.String()
+	}
+	msg := "the turn failed"
+	if f.Err != nil {
+		msg = f.Err.Error()
+	}
+	return ErrorInfo{Kind: kind, Message: msg}
+}

@@ -1,0 +1,118 @@
+// Command tern is a terminal coding agent for any OpenAI-compatible gateway.
+// This package parses flags, loads the configuration and wires the layers
+// (provider, tools, agent, interface); it holds no agent logic.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/charmbracelet/x/term"
+)
+
+// version is set at build time: go build -ldflags "-X main.version=v1.2.3".
+var version = "dev"
+
+// Exit statuses; docs/cli.md documents them.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+func main() {
+	os.Exit(newCLI().main(context.Background(), os.Args[1:]))
+}
+
+// cli holds the process state the commands use, so tests can replace it.
+type cli struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	// stdinIsTerminal and stderrIsTerminal decide where prompts come from
+	// and whether progress lines are shown.
+	stdinIsTerminal  bool
+	stderrIsTerminal bool
+	getenv           func(string) string
+	environ          []string
+	userHome         string
+	cwd              string
+}
+
+func newCLI() *cli {
+	home, _ := os.UserHomeDir() // no home only means no default TERN_HOME
+	cwd, _ := os.Getwd()        // checked when the workspace is opened
+	return &cli{
+		stdin:            os.Stdin,
+		stdout:           os.Stdout,
+		stderr:           os.Stderr,
+		stdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
+		stderrIsTerminal: term.IsTerminal(os.Stderr.Fd()),
+		getenv:           os.Getenv,
+		environ:          os.Environ(),
+		userHome:         home,
+		cwd:              cwd,
+	}
+}
+
+// main dispatches on the subcommand and returns the exit status.
+func (c *cli) main(ctx context.Context, args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "run":
+			return c.run(ctx, args[1:])
+		case "doctor":
+			return c.doctor(ctx, args[1:])
+		case "help":
+			c.printf(c.stdout, "%s", rootUsage)
+			return exitOK
+		case "version":
+			c.printf(c.stdout, "tern %s\n", version)
+			return exitOK
+		}
+	}
+	return c.root(ctx, args)
+}
+
+// root handles `tern [flags]`, and `tern [flags] run|doctor ...` by passing
+// the flags on to the subcommand.
+func (c *cli) root(ctx context.Context, args []string) int {
+	fs, common, showVersion := rootFlags()
+	if err := fs.Parse(args); err != nil {
+		return c.flagError("tern", err, rootUsage)
+	}
+	if *showVersion {
+		c.printf(c.stdout, "tern %s\n", version)
+		return exitOK
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		flags := args[:len(args)-len(rest)]
+		sub := append(append([]string(nil), flags...), rest[1:]...)
+		switch rest[0] {
+		case "run":
+			return c.run(ctx, sub)
+		case "doctor":
+			return c.doctor(ctx, sub)
+		}
+		c.printf(c.stderr, "tern: unknown command %q\nTo run a prompt without the interface: tern run %q\nRun 'tern --help' for usage.\n", rest[0], rest[0])
+		return exitUsage
+	}
+	return c.interactive(ctx, common)
+}
+
+// rootFlags declares the flags of `tern` itself.
+func rootFlags() (*flag.FlagSet, *commonFlags, *bool) {
+	fs, common := newFlagSet("tern")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	return fs, common, showVersion
+}
+
+// printf writes to w; a failed write to stdout or stderr has nowhere to be
+// reported, so it is dropped.
+func (c *cli) printf(w io.Writer, format string, args ...any) {
+	_, _ = fmt.Fprintf(w, format, args...)
+}

@@ -1,0 +1,60 @@
+package main
+
+const rootUsage = `tern is a terminal coding agent for any OpenAI-compatible gateway.
+
+Usage:
+  tern [flags]                start the interactive interface in this directory
+  tern run [flags] PROMPT     run one turn without the interface; print the answer
+  tern run [flags] -          the same, reading the prompt from stdin (also when stdin is a pipe)
+  tern doctor [flags]         check the configuration and the gateway
+  tern --version              print the version
+
+` + commonFlagsUsage + `
+Environment:
+  LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   the gateway (fallbacks: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL)
+  MOCK=1                                 use the offline scripted provider
+  TERN_HOME                              tern's directory, holding config.toml (default ~/.tern)
+Without an API key tern runs on the offline scripted provider (a server on
+localhost needs no key). Precedence: flags > environment > config file > defaults.
+
+Exit status: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.
+More: README.md, docs/cli.md, docs/config.md, docs/protocol.md.
+`
+
+const commonFlagsUsage = `Flags (every command):
+  --base-url URL          gateway base URL, usually ending in /v1 (default https://api.openai.com/v1)
+  --model ID              model id, sent to the gateway as is (default gpt-4o-mini)
+  --mock                  use the offline scripted provider
+  --approval POLICY       ask | auto-edit | full-auto | read-only (default ask)
+  --max-steps N           model requests per turn (default 50)
+  --max-attempts N        tries per model request when the gateway fails in a retryable way (default 4)
+  --dangerously-skip-approvals
+                          run even the always-ask commands (rm -rf outside the workspace, git push --force, ...) unasked
+`
+
+const runUsage = `Usage: tern run [flags] PROMPT
+       tern run [flags] -        (prompt from stdin; also used when stdin is a pipe and no PROMPT is given)
+
+Runs one turn, with its tool calls, without the interface. The final answer
+goes to stdout, cleaned of terminal control sequences; progress lines go to
+stderr when it is a terminal. Nobody can answer approval requests, so under
+--approval ask (and for shell commands under auto-edit) they are denied;
+use --approval auto-edit or full-auto, or allow rules in config.toml.
+
+  --json                  print JSON Lines events on stdout instead (docs/protocol.md)
+
+` + commonFlagsUsage + `
+Exit status: 0 done, 1 the turn failed (gateway error after retries, step
+limit), 2 usage or configuration error, 130 interrupted (SIGINT).
+`
+
+const doctorUsage = `Usage: tern doctor [flags]
+
+Checks each setting (and where it came from), the approval policy and rules,
+that the gateway answers GET /models, that it offers the model, and that a
+one-token streaming request succeeds. Each failure comes with its fix; the
+exit status is 1 when a check fails.
+
+  --timeout D             bound for each network check (default 5s)
+
+` + commonFlagsUsage
