@@ -295,12 +295,18 @@ func TestFailedTurns(t *testing.T) {
 			[]EventKind{kStart, kText, kEnd}, provider.ErrProtocol},
 		{"call cut mid-stream", []script{{deltas: []provider.Delta{callFrag(0, "c", "read_file", `{"pa`)}, err: protoErr}},
 			[]EventKind{kStart, kCall, kDone, kEnd}, provider.ErrProtocol},
+		// The provider retries failures before the first delta itself; the
+		// agent must not multiply those attempts.
+		{"retryable before output is not retried again", []script{
+			{startErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			answer("never requested"),
+		}, []EventKind{kStart, kEnd}, provider.ErrServer},
 		{"retries exhausted", []script{
-			{startErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-			{startErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-			{startErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-			{startErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-		}, []EventKind{kStart, kRetry, kRetry, kRetry, kEnd}, provider.ErrServer},
+			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+		}, []EventKind{kStart, kText, kRetry, kText, kRetry, kText, kRetry, kText, kEnd}, provider.ErrServer},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -339,8 +345,6 @@ func TestRetriedTurns(t *testing.T) {
 			[]EventKind{kStart, kText, kRetry, kText, kUsage, kEnd}, true},
 		{"after a partial call", script{deltas: []provider.Delta{callFrag(0, "x", "read_file", `{"pa`)}, err: serverErr},
 			[]EventKind{kStart, kCall, kRetry, kText, kUsage, kEnd}, true},
-		{"before any output", script{startErr: &provider.Error{Kind: provider.ErrRateLimited, Status: 429}},
-			[]EventKind{kStart, kRetry, kText, kUsage, kEnd}, false},
 		{"stream ended quietly without finishing", script{deltas: []provider.Delta{text("Hal")}, quiet: true},
 			[]EventKind{kStart, kText, kRetry, kText, kUsage, kEnd}, true},
 	} {

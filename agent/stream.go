@@ -37,6 +37,8 @@ type attempt struct {
 	ids map[string]bool
 	// streamed is true once any text, reasoning or call reached consumers.
 	streamed bool
+	// received is true once the provider delivered any delta at all.
+	received bool
 	err      error
 }
 
@@ -56,7 +58,10 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 		if t.ctx.Err() != nil {
 			return at, errCancelled
 		}
-		if !provider.IsRetryable(at.err) || try > t.a.maxRetries {
+		// Failures before the first delta were already retried by the
+		// provider (that is its contract); retrying them here too would
+		// multiply the attempts. The agent retries only mid-stream failures.
+		if !at.received || !provider.IsRetryable(at.err) || try > t.a.maxRetries {
 			return at, at.err
 		}
 		wait := t.a.backoff(try, at.err)
@@ -88,6 +93,7 @@ func (t *turn) streamOnce(req provider.Request) *attempt {
 			break
 		}
 		d := s.Delta()
+		at.received = true
 		pos := at.acc.Add(d)
 		switch d.Kind {
 		case provider.DeltaText:
