@@ -18,6 +18,8 @@ type commonFlags struct {
 	maxSteps    int
 	maxAttempts int
 	skip        bool
+	// theme is only registered for the interactive interface.
+	theme string
 }
 
 // newFlagSet returns a flag set with the common flags registered. Errors

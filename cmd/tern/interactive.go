@@ -1,14 +1,14 @@
 package main
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 
-// interactiveHint is shown by `tern` without a subcommand while this build
-// has no full-screen interface.
-const interactiveHint = `tern: this build has no interactive interface yet.
-  Run a prompt without it:   tern run "explain this repository"
-  Check your setup:          tern doctor
-  All commands and flags:    tern --help
-`
+	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui"
+)
 
 // interactive is `tern` without a subcommand: it wires a session and shows
 // the full-screen interface on it.
@@ -23,12 +23,78 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags) int {
 		c.printf(c.stderr, "tern: %v\n", err)
 		return exitUsage
 	}
-	return c.showInterface(ctx, a)
+	return c.showInterface(ctx, a, flags.theme)
 }
 
 // showInterface runs the full-screen interface on a wired session and
 // returns the exit status.
-func (c *cli) showInterface(_ context.Context, _ *app) int {
-	c.printf(c.stderr, "%s", interactiveHint)
+func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
+	actx, stop := context.WithCancel(ctx)
+	defer stop()
+	go a.Agent.Run(actx)
+	err := tui.Run(ctx, tui.Options{
+		Agent:         a.Agent,
+		Workspace:     a.Workspace,
+		Offline:       a.Offline,
+		Theme:         theme,
+		Home:          a.Home,
+		Models:        a.Models,
+		ContextWindow: a.ContextWindow,
+		Shell:         userShell(a.Registry),
+		Attach:        attachFile(a.Registry),
+	})
+	if err != nil {
+		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))
+		return exitFailed
+	}
 	return exitOK
+}
+
+// userShell runs a `!command` the user typed through run_shell, so it gets
+// the same process-group handling, environment filtering and output cap as
+// the model's commands (but no approval: the user asked for it).
+func userShell(reg *tools.Registry) func(ctx context.Context, command string, output func(string)) (int, error) {
+	return func(ctx context.Context, command string, output func(string)) (int, error) {
+		t, ok := reg.Get("run_shell")
+		if !ok {
+			return 0, errors.New("run_shell is not available")
+		}
+		args, err := json.Marshal(map[string]string{"command": command})
+		if err != nil {
+			return 0, fmt.Errorf("encode the command: %w", err)
+		}
+		r := t.Run(ctx, args, output)
+		switch r.Status {
+		case tools.StatusOK:
+			return r.ExitCode, nil
+		case tools.StatusCancelled:
+			return r.ExitCode, context.Canceled
+		case tools.StatusError, tools.StatusDenied:
+			return r.ExitCode, errors.New(r.Output)
+		}
+		return r.ExitCode, nil
+	}
+}
+
+// attachFile reads an @-mentioned file through read_file, so mentions pass
+// the same workspace guard, secret-file filter and clamp as the model's reads.
+func attachFile(reg *tools.Registry) func(path string) (string, error) {
+	return func(path string) (string, error) {
+		t, ok := reg.Get("read_file")
+		if !ok {
+			return "", errors.New("read_file is not available")
+		}
+		args, err := json.Marshal(map[string]string{"path": path})
+		if err != nil {
+			return "", fmt.Errorf("encode the path: %w", err)
+		}
+		r := t.Run(context.Background(), args, nil)
+		switch r.Status {
+		case tools.StatusOK:
+			return r.Output, nil
+		case tools.StatusError, tools.StatusDenied, tools.StatusCancelled:
+			return "", errors.New(r.Output)
+		}
+		return "", errors.New(r.Output)
+	}
 }

@@ -101,6 +101,12 @@ func (c *cli) root(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern: unknown command %q\nTo run a prompt without the interface: tern run %q\nRun 'tern --help' for usage.\n", rest[0], rest[0])
 		return exitUsage
 	}
+	switch common.theme {
+	case "auto", "dark", "light":
+	default:
+		c.printf(c.stderr, "tern: --theme %q is not a theme; use auto, dark or light\n", common.theme)
+		return exitUsage
+	}
 	return c.interactive(ctx, common)
 }
 
@@ -108,6 +114,7 @@ func (c *cli) root(ctx context.Context, args []string) int {
 func rootFlags() (*flag.FlagSet, *commonFlags, *bool) {
 	fs, common := newFlagSet("tern")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.StringVar(&common.theme, "theme", "auto", "colours: auto, dark or light")
 	return fs, common, showVersion
 }
 

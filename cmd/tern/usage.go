@@ -9,6 +9,9 @@ Usage:
   tern doctor [flags]         check the configuration and the gateway
   tern --version              print the version
 
+Interface flags:
+  --theme THEME           auto (from the terminal's background), dark or light (default auto)
+
 ` + commonFlagsUsage + `
 Environment:
   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   the gateway (fallbacks: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL)

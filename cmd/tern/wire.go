@@ -31,6 +31,8 @@ type app struct {
 	Models func(ctx context.Context) ([]string, error)
 	// Redact scrubs the API key from text before it is shown.
 	Redact func(string) string
+	// Registry holds the tools; `!` commands and @-mentions go through them.
+	Registry *tools.Registry
 }
 
 // wireOptions say how the session will be used.
@@ -124,6 +126,7 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 		ContextWindow: cfg.ModelSettings(model).ContextWindow,
 		Models:        models,
 		Redact:        redact,
+		Registry:      reg,
 	}, nil
 }
 

@@ -1,0 +1,212 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+)
+
+func TestSlashPaletteFiltersAndCompletes(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	typeText(m, "/")
+	if m.pal == nil || m.pal.kind != palCommands || len(m.pal.shown) != len(commandTable()) {
+		t.Fatalf("palette after /: %+v", m.pal)
+	}
+	typeText(m, "mo")
+	if it, ok := m.pal.selected(); !ok || it.value != "model" {
+		t.Fatalf("best match for /mo: %+v", m.pal.shown)
+	}
+	if !strings.Contains(screen(m), "switch the model") {
+		t.Errorf("palette not drawn:\n%s", screen(m))
+	}
+	press(m, keyTab)
+	if v := m.input.Value(); v != "/model " {
+		t.Fatalf("tab completed to %q", v)
+	}
+	if m.pal != nil {
+		t.Error("palette still open after completing")
+	}
+}
+
+func TestSlashEnterRunsHighlighted(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	typeText(m, "/mou")
+	press(m, keyEnter)
+	if !m.mouse {
+		t.Fatal("/mou + enter did not run /mouse")
+	}
+	if m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Error("mouse capture not turned on in the view")
+	}
+	typeText(m, "/mouse")
+	press(m, keyEnter)
+	if m.mouse || m.View().MouseMode != tea.MouseModeNone {
+		t.Error("second /mouse did not turn capture off")
+	}
+}
+
+func TestUnknownCommandSuggests(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	typeText(m, "/modle gpt")
+	press(m, keyEnter)
+	if !strings.Contains(m.notice, "unknown command /modle") || !strings.Contains(m.notice, "/model") {
+		t.Fatalf("notice %q", m.notice)
+	}
+	if len(fb.sent()) != 0 {
+		t.Fatal("an unknown command was sent to the model")
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"hlep": "help", "clera": "clear", "cpy": "copy", "zzzzzz": ""} {
+		if got := suggest(in); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestHelpListsCommandsAndKeys(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	step(m, tea.WindowSizeMsg{Width: 100, Height: 60})
+	typeText(m, "/help")
+	press(m, keyEnter)
+	s := screen(m)
+	for _, want := range []string{"/clear", "/approval [mode]", "esc", "ctrl+o", "native selection", "shift+drag"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("/help lacks %q", want)
+		}
+	}
+}
+
+func TestClearResets(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	typeText(m, "hello")
+	press(m, keyEnter)
+	events(m, agent.Event{Kind: agent.EventTurnStarted}, agent.Event{Kind: agent.EventTextDelta, Text: "answer"})
+	typeText(m, "/clear")
+	press(m, keyEnter)
+	if fb.resets != 0 || !strings.Contains(m.notice, "esc first") {
+		t.Fatalf("/clear while busy: resets %d notice %q", fb.resets, m.notice)
+	}
+	events(m, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+	typeText(m, "/clear")
+	press(m, keyEnter)
+	if fb.resets != 1 {
+		t.Fatal("Reset not called")
+	}
+	if s := screen(m); strings.Contains(s, "hello") || strings.Contains(s, "answer") {
+		t.Fatalf("transcript not cleared:\n%s", s)
+	}
+}
+
+func TestModelCommand(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	typeText(m, "/model other-model")
+	press(m, keyEnter)
+	if fb.Model() != "other-model" {
+		t.Fatalf("model %q", fb.Model())
+	}
+	if !strings.Contains(screen(m), "other-model") {
+		t.Error("status line does not show the new model")
+	}
+}
+
+func TestModelPicker(t *testing.T) {
+	t.Parallel()
+	list := func(context.Context) ([]string, error) { return []string{"alpha-1", "beta-2", "gamma-3"}, nil }
+	m, fb := newTestModel(t, Options{Models: list})
+	typeText(m, "/model")
+	press(m, keyEnter)
+	if m.pal == nil || m.pal.kind != palModels {
+		t.Fatalf("no model picker (notice %q)", m.notice)
+	}
+	typeText(m, "gam")
+	press(m, keyEnter)
+	if fb.Model() != "gamma-3" {
+		t.Fatalf("picked %q", fb.Model())
+	}
+	if m.input.Value() != "" || m.pal != nil {
+		t.Error("picker left state behind")
+	}
+}
+
+func TestModelPickerError(t *testing.T) {
+	t.Parallel()
+	list := func(context.Context) ([]string, error) { return nil, errors.New("404") }
+	m, _ := newTestModel(t, Options{Models: list})
+	typeText(m, "/model")
+	press(m, keyEnter)
+	if m.pal != nil || !strings.Contains(m.notice, "/model <id>") {
+		t.Fatalf("notice %q", m.notice)
+	}
+}
+
+func TestApprovalCommand(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	typeText(m, "/approval auto-edit")
+	press(m, keyEnter)
+	if fb.Policy() != agent.PolicyAutoEdit {
+		t.Fatalf("policy %v", fb.Policy())
+	}
+	typeText(m, "/approval yolo")
+	press(m, keyEnter)
+	if !m.noticeBad || fb.Policy() != agent.PolicyAutoEdit {
+		t.Fatalf("bad mode accepted: %q", m.notice)
+	}
+	typeText(m, "/approval")
+	press(m, keyEnter)
+	if m.pal == nil || m.pal.kind != palPolicies {
+		t.Fatal("no policy picker")
+	}
+	press(m, keyDown)
+	press(m, keyEnter)
+	if fb.Policy() != agent.PolicyFullAuto {
+		t.Fatalf("picker chose %v", fb.Policy())
+	}
+}
+
+func TestCopyLastAnswer(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	typeText(m, "/copy")
+	_, cmd := m.Update(keyEnter)
+	if !m.noticeBad {
+		t.Fatalf("copy with no answer: %q", m.notice)
+	}
+	_ = cmd
+	events(m, agent.Event{Kind: agent.EventTurnStarted}, agent.Event{Kind: agent.EventTextDelta, Text: "the **answer**\n"},
+		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+	if got := m.lastAnswer(); got != "the **answer**\n" {
+		t.Fatalf("last answer %q", got)
+	}
+	typeText(m, "/copy")
+	press(m, keyEnter)
+	if m.noticeBad || !strings.Contains(m.notice, "copied") {
+		t.Fatalf("notice %q", m.notice)
+	}
+}
+
+func TestExitCommands(t *testing.T) {
+	t.Parallel()
+	for _, c := range []string{"/exit", "/quit"} {
+		m, _ := newTestModel(t, Options{})
+		typeText(m, c)
+		_, cmd := m.Update(keyEnter)
+		if !m.quitting || !isQuit(cmd) {
+			t.Errorf("%s did not quit", c)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+)
+
+// fakeBackend stands in for *agent.Agent: tests push events and read what
+// the interface asked for.
+type fakeBackend struct {
+	mu        sync.Mutex
+	ch        chan agent.Event
+	submitted []string
+	cancels   int
+	resets    int
+	policy    agent.Policy
+	model     string
+	submitErr error
+	closeOnce sync.Once
+	// finishOnCancel makes Cancel end the turn the way the agent does.
+	finishOnCancel bool
+	// startOnSubmit makes Submit start a turn the way the agent does.
+	startOnSubmit bool
+}
+
+func newFakeBackend() *fakeBackend {
+	return &fakeBackend{ch: make(chan agent.Event, 256), policy: agent.PolicyAsk, model: "test-model"}
+}
+
+func (f *fakeBackend) Events() <-chan agent.Event { return f.ch }
+
+func (f *fakeBackend) Submit(text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.submitErr != nil {
+		return f.submitErr
+	}
+	f.submitted = append(f.submitted, text)
+	if f.startOnSubmit {
+		f.ch <- agent.Event{Kind: agent.EventTurnStarted, Turn: len(f.submitted), Text: text}
+	}
+	return nil
+}
+
+func (f *fakeBackend) Cancel() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cancels++
+	if f.finishOnCancel {
+		f.ch <- agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishCancelled}}
+	}
+}
+
+func (f *fakeBackend) SetPolicy(p agent.Policy) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.policy = p
+}
+
+func (f *fakeBackend) Policy() agent.Policy {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.policy
+}
+
+func (f *fakeBackend) SetModel(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.model = id
+}
+
+func (f *fakeBackend) Model() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.model
+}
+
+func (f *fakeBackend) Reset() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.resets++
+	return nil
+}
+
+func (f *fakeBackend) close() { f.closeOnce.Do(func() { close(f.ch) }) }
+
+func (f *fakeBackend) sent() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.submitted...)
+}
+
+func (f *fakeBackend) cancelCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cancels
+}
+
+// fixedClock is the time every test model sees, so spinners and elapsed
+// times render the same on every run.
+var fixedClock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+func noEnv(string) string { return "" }
+
+// newTestModel builds a model around a fake backend at 80x24.
+func newTestModel(t *testing.T, opts Options) (*model, *fakeBackend) {
+	t.Helper()
+	fb := newFakeBackend()
+	t.Cleanup(fb.close)
+	if opts.Agent == nil {
+		opts.Agent = fb
+	}
+	if opts.Theme == "" {
+		opts.Theme = "dark"
+	}
+	if opts.Workspace == "" {
+		opts.Workspace = "/work/project"
+	}
+	m := newModel(context.Background(), opts, noEnv)
+	m.clock = func() time.Time { return fixedClock }
+	m.keyGuard = 0
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return m, fb
+}
+
+// collect runs cmd and returns the messages it produces. Commands that
+// block (event waits, timers) are given up on after a moment.
+func collect(cmd tea.Cmd) []tea.Msg { return collectWait(cmd, 20*time.Millisecond) }
+
+// collectWait is collect with a longer patience for commands that block.
+func collectWait(cmd tea.Cmd, patience time.Duration) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	select {
+	case msg := <-ch:
+		switch msg := msg.(type) {
+		case nil:
+			return nil
+		case tea.BatchMsg:
+			var out []tea.Msg
+			for _, c := range msg {
+				out = append(out, collectWait(c, patience)...)
+			}
+			return out
+		}
+		return []tea.Msg{msg}
+	case <-time.After(patience):
+		return nil
+	}
+}
+
+// step sends msg to m and then feeds back what its commands produce
+// (except frame ticks, which tests trigger with frame()).
+func step(m *model, msg tea.Msg) {
+	_, cmd := m.Update(msg)
+	for _, out := range collect(cmd) {
+		switch out.(type) {
+		case frameMsg, eventsMsg:
+			continue
+		}
+		step(m, out)
+	}
+}
+
+// frame renders what streamed, as the frame tick would.
+func frame(m *model) { step(m, frameMsg{id: m.frameID}) }
+
+// events applies agent events in one batch.
+func events(m *model, evs ...agent.Event) { step(m, eventsMsg{events: evs}) }
+
+func press(m *model, key tea.KeyPressMsg) { step(m, key) }
+
+func typeText(m *model, s string) {
+	for _, r := range s {
+		step(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+var (
+	keyEnter  = tea.KeyPressMsg{Code: tea.KeyEnter}
+	keyEsc    = tea.KeyPressMsg{Code: tea.KeyEscape}
+	keyCtrlC  = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	keyCtrlD  = tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
+	keyUp     = tea.KeyPressMsg{Code: tea.KeyUp}
+	keyDown   = tea.KeyPressMsg{Code: tea.KeyDown}
+	keySpace  = tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	keyTab    = tea.KeyPressMsg{Code: tea.KeyTab}
+	keyRight  = tea.KeyPressMsg{Code: tea.KeyRight}
+	keyPgUp   = tea.KeyPressMsg{Code: tea.KeyPgUp}
+	keyCtrlJ  = tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}
+	keyCtrlO  = tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
+	keyRuneY  = tea.KeyPressMsg{Code: 'y', Text: "y"}
+	keyRuneA  = tea.KeyPressMsg{Code: 'a', Text: "a"}
+	keyRuneN  = tea.KeyPressMsg{Code: 'n', Text: "n"}
+	keyRuneE  = tea.KeyPressMsg{Code: 'e', Text: "e"}
+	keyShiftE = tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModShift}
+)

@@ -1,0 +1,218 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/tui/sanitize"
+)
+
+// Input sizing and paste handling.
+const (
+	inputMaxRows   = 10
+	pasteChipLines = 10 // pastes longer than this become a chip
+)
+
+// newInput makes the prompt: multi-line, growing to inputMaxRows, Enter
+// sends (handled by the model) and shift+enter, alt+enter, ctrl+j insert a
+// newline (ctrl+j works in every terminal).
+func newInput(th *theme) textarea.Model {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
+		if p.LineNumber == 0 {
+			return "› "
+		}
+		return "  "
+	})
+	ta.Placeholder = "Ask tern anything · / commands · @ files · ! shell"
+	ta.DynamicHeight, ta.MinHeight, ta.MaxHeight = true, 1, inputMaxRows
+	ta.MaxContentHeight = 20000
+	ta.CharLimit = 0
+	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
+	ta.KeyMap.SelectAll.SetEnabled(false)              // ctrl+g opens $EDITOR
+	ta.KeyMap.DeleteCharacterForward.SetKeys("delete") // ctrl+d quits on an empty input
+	ta.KeyMap.LinePrevious.SetKeys("up")
+	ta.KeyMap.LineNext.SetKeys("down")
+	ta.KeyMap.PageUp.SetEnabled(false) // PgUp/PgDn scroll the transcript
+	ta.KeyMap.PageDown.SetEnabled(false)
+	ta.KeyMap.Paste.SetEnabled(false) // the terminal pastes (bracketed paste)
+	ta.SetVirtualCursor(false)
+	ta.SetStyles(inputStyles(th))
+	return ta
+}
+
+// inputStyles are the textarea styles for the theme.
+func inputStyles(th *theme) textarea.Styles {
+	s := textarea.DefaultStyles(th.dark)
+	s.Focused.Prompt = th.accent
+	s.Blurred.Prompt = th.dim
+	s.Focused.CursorLine = s.Focused.CursorLine.UnsetBackground()
+	s.Focused.Placeholder = th.dim
+	s.Blurred.Placeholder = th.dim
+	return s
+}
+
+// onPaste inserts pasted text. CRLF becomes LF; a paste of more than
+// pasteChipLines lines shows as a chip and is sent in full.
+func (m *model) onPaste(content string) tea.Cmd {
+	// Pasted logs often carry colours; the sanitizer also turns CRLF and CR
+	// into LF (the textarea would make two lines of a CRLF).
+	content = sanitize.Clean(content)
+	if m.dlg != nil {
+		if m.dlg.telling {
+			m.deny.SetValue(m.deny.Value() + strings.ReplaceAll(content, "\n", " "))
+		}
+		return nil
+	}
+	n := strings.Count(strings.TrimRight(content, "\n"), "\n") + 1
+	if n > pasteChipLines {
+		m.pasteSeq++
+		chip := fmt.Sprintf("[pasted %d lines]", n)
+		if _, taken := m.pastes[chip]; taken {
+			chip = fmt.Sprintf("[pasted %d lines #%d]", n, m.pasteSeq)
+		}
+		m.pastes[chip] = content
+		content = chip
+	}
+	m.input.InsertString(content)
+	return m.refreshPalette()
+}
+
+// chipRe finds paste chips in a draft.
+var chipRe = regexp.MustCompile(`\[pasted \d+ lines(?: #\d+)?\]`)
+
+// expandPastes replaces paste chips by what was pasted.
+func (m *model) expandPastes(s string) (text string, chips []string) {
+	text = chipRe.ReplaceAllStringFunc(s, func(c string) string {
+		if full, ok := m.pastes[c]; ok {
+			chips = append(chips, c)
+			return full
+		}
+		return c
+	})
+	return text, chips
+}
+
+// send acts on Enter: a slash command, a `!` command, or a message (queued
+// while the agent is busy).
+func (m *model) send() tea.Cmd {
+	value := m.input.Value()
+	if strings.TrimSpace(value) == "" {
+		return nil
+	}
+	if isCommand(value) {
+		m.input.Reset()
+		m.hist.reset()
+		m.pal = nil
+		return m.runCommand(strings.TrimSpace(value))
+	}
+	m.input.Reset()
+	m.pal = nil
+	m.hist.reset()
+	m.hist.add(value)
+	hcmd := appendHistory(m.opts.Home, value)
+	if m.busy {
+		m.queued = append(m.queued, value)
+		return hcmd
+	}
+	return tea.Batch(hcmd, m.dispatch(value))
+}
+
+// sendQueued sends the oldest queued message once the agent is idle.
+func (m *model) sendQueued() tea.Cmd {
+	if m.busy || len(m.queued) == 0 {
+		return nil
+	}
+	next := m.queued[0]
+	m.queued = m.queued[1:]
+	return m.dispatch(next)
+}
+
+// dispatch starts a message: `!` runs a command, anything else goes to the
+// agent once its @-mentions are attached.
+func (m *model) dispatch(value string) tea.Cmd {
+	if cmdline, ok := strings.CutPrefix(value, "!"); ok {
+		return m.runShell(strings.TrimSpace(cmdline))
+	}
+	text, chips := m.expandPastes(value)
+	mentions := findMentions(value)
+	m.busy, m.awaiting = true, true // until TurnStarted confirms
+	m.turnStart = m.rc.now
+	if len(mentions) == 0 || m.opts.Attach == nil {
+		return m.onAttached(attachedMsg{display: value, text: text, chips: chips})
+	}
+	attach := m.opts.Attach
+	return func() tea.Msg {
+		var b strings.Builder
+		var errs []string
+		for _, p := range mentions {
+			content, err := attach(p)
+			if err != nil {
+				errs = append(errs, sanitize.Clean(fmt.Sprintf("@%s: %v", p, err)))
+				continue
+			}
+			fmt.Fprintf(&b, "<file path=%q>\n%s\n</file>\n", p, strings.TrimRight(content, "\n"))
+			chips = append(chips, "@"+p)
+		}
+		if b.Len() > 0 {
+			text += "\n\nThe files I mentioned:\n" + strings.TrimRight(b.String(), "\n")
+		}
+		return attachedMsg{display: value, text: text, chips: chips, errs: errs}
+	}
+}
+
+// attachedMsg is a message ready for the agent.
+type attachedMsg struct {
+	display string // what the user typed, shown in the transcript
+	text    string // what the model gets: pastes and files included
+	chips   []string
+	errs    []string
+}
+
+// onAttached hands the message to the agent.
+func (m *model) onAttached(msg attachedMsg) tea.Cmd {
+	text := msg.text
+	chips := msg.chips
+	if len(m.shellContext) > 0 {
+		text += "\n\n" + strings.Join(m.shellContext, "\n\n")
+		for range m.shellContext {
+			chips = append(chips, "shell output")
+		}
+		m.shellContext = nil
+	}
+	if err := m.be.Submit(text); err != nil {
+		m.busy, m.awaiting = false, false
+		m.queued = append([]string{msg.display}, m.queued...)
+		m.setNotice("could not send: "+err.Error()+" (kept in the queue)", true)
+		return nil
+	}
+	m.tr.end()
+	m.tr.add(&userBlock{text: sanitize.Clean(msg.display), chips: chips})
+	for _, e := range msg.errs {
+		m.tr.add(&noticeBlock{lines: []string{m.rc.th.warn.Render("not attached: " + e)}})
+	}
+	return m.scheduleFrame(spinnerEvery)
+}
+
+// mentionRe finds @path mentions: an @ at the start or after a space.
+var mentionRe = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+
+// findMentions lists the distinct paths mentioned in s.
+func findMentions(s string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range mentionRe.FindAllStringSubmatch(s, -1) {
+		p := strings.TrimRight(m[1], ".,;:!?)")
+		if p != "" && !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}

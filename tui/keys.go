@@ -1,0 +1,187 @@
+package tui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// onKey routes a key press: the approval dialog first, then an open
+// palette, then tern's own keys, and everything else to the input.
+func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	key := k.String()
+	if key != "ctrl+c" {
+		m.quitAt = m.rc.now.Add(-2 * quitWindow)
+	}
+	m.notice = ""
+	if m.dlg != nil {
+		if key == "ctrl+c" {
+			return m.interrupt()
+		}
+		return m.onDialogKey(k)
+	}
+	if m.pal != nil {
+		if cmd, ok := m.onPaletteKey(k); ok {
+			return cmd
+		}
+	}
+	empty := m.input.Value() == ""
+	page := max(1, m.transcriptHeight()-2)
+	switch key {
+	case "ctrl+c":
+		return m.ctrlC()
+	case "ctrl+d":
+		if empty {
+			return m.quit()
+		}
+	case "esc":
+		if m.busy {
+			return m.interrupt()
+		}
+		return nil
+	case "ctrl+o":
+		m.toggleLatest()
+		return nil
+	case "ctrl+g":
+		return m.openEditor()
+	case "enter":
+		return m.send()
+	case "pgup":
+		m.scrollBy(-page)
+		return nil
+	case "pgdown":
+		m.scrollBy(page)
+		return nil
+	case "alt+up", "ctrl+up":
+		m.scrollBy(-max(1, page/2))
+		return nil
+	case "alt+down", "ctrl+down":
+		m.scrollBy(max(1, page/2))
+		return nil
+	case "home":
+		if empty {
+			m.tr.home()
+			return nil
+		}
+	case "end":
+		if empty {
+			m.tr.end()
+			return nil
+		}
+	case "ctrl+p":
+		m.historyPrev()
+		return nil
+	case "ctrl+n":
+		m.historyNext()
+		return nil
+	case "up":
+		switch {
+		case empty && len(m.queued) > 0:
+			m.unqueue()
+			return nil
+		case empty && !m.hist.browsing():
+			m.scrollBy(-1)
+			return nil
+		case m.onFirstLine():
+			m.historyPrev()
+			return nil
+		}
+	case "down":
+		switch {
+		case empty && !m.hist.browsing():
+			m.scrollBy(1)
+			return nil
+		case m.onLastLine() && m.hist.browsing():
+			m.historyNext()
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	return tea.Batch(cmd, m.refreshPalette())
+}
+
+// ctrlC clears the input, else interrupts, else quits on a second press.
+func (m *model) ctrlC() tea.Cmd {
+	switch {
+	case m.input.Value() != "":
+		m.input.Reset()
+		m.hist.reset()
+		m.pal = nil
+		m.quitAt = m.rc.now.Add(-2 * quitWindow)
+		return nil
+	case m.busy:
+		return m.interrupt()
+	case m.rc.now.Sub(m.quitAt) < quitWindow:
+		return m.quit()
+	}
+	m.quitAt = m.rc.now
+	m.setNotice("press ctrl+c again to quit", false)
+	return nil
+}
+
+// interrupt stops the turn (and a running `!` command) at once. The
+// partial answer stays and the input keeps its draft.
+func (m *model) interrupt() tea.Cmd {
+	switch {
+	case m.shell != nil:
+		m.shell.cancel()
+	case m.busy:
+		m.be.Cancel()
+		m.stopping = true
+	}
+	if m.dlg != nil {
+		// The agent resolves pending approvals as cancelled; don't wait for
+		// it to take the dialog down.
+		m.pending = nil
+		m.closeDialog()
+	}
+	return m.input.Focus()
+}
+
+// quit leaves the program, stopping a running turn first.
+func (m *model) quit() tea.Cmd {
+	if m.busy {
+		m.be.Cancel()
+	}
+	if m.shell != nil {
+		m.shell.cancel()
+	}
+	m.quitting = true
+	return tea.Quit
+}
+
+// onFirstLine reports whether the cursor is on the input's first visual line.
+func (m *model) onFirstLine() bool {
+	return m.input.Line() == 0 && m.input.LineInfo().RowOffset == 0
+}
+
+// onLastLine reports whether the cursor is on the input's last visual line.
+func (m *model) onLastLine() bool {
+	li := m.input.LineInfo()
+	return m.input.Line() == m.input.LineCount()-1 && li.RowOffset == li.Height-1
+}
+
+// toggleLatest expands or collapses the most recent card or reasoning.
+func (m *model) toggleLatest() {
+	switch b := m.latest.(type) {
+	case *toolCard:
+		b.expanded = !b.expanded
+		m.tr.changed(b)
+	case *reasoningBlock:
+		b.expanded = !b.expanded
+		m.tr.changed(b)
+	}
+}
+
+// unqueue takes the last queued message back into the input for editing.
+func (m *model) unqueue() {
+	last := m.queued[len(m.queued)-1]
+	m.queued = m.queued[:len(m.queued)-1]
+	m.input.SetValue(last)
+}
+
+// isCommand reports whether the input is a slash command line.
+func isCommand(s string) bool {
+	return strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//")
+}

@@ -1,0 +1,160 @@
+// Package markdown renders assistant Markdown for the terminal with glamour,
+// incrementally while it streams: blocks that can no longer change are
+// rendered once, and only the open tail is rendered again on each frame.
+package markdown
+
+import "strings"
+
+// SafeSplit returns the largest offset L such that src[:L] holds only closed
+// blocks: whatever is appended to src, src[:L] and src[L:] render to the same
+// text separately as together (joined with Join). It returns 0 when there is
+// no such point.
+//
+// L is the start of a complete line that follows a blank line outside any
+// code fence or multi-line HTML block, and that cannot continue the block
+// before the blank: it is not indented and not a list item (a loose list
+// continues across blank lines). Mistakes only ever make L smaller.
+func SafeSplit(src string) int {
+	var sc scanner
+	split := 0
+	for off := 0; off < len(src); {
+		n := strings.IndexByte(src[off:], '\n')
+		if n < 0 {
+			break // the last line is still growing
+		}
+		line := src[off : off+n]
+		if sc.startsBlock(line) {
+			split = off
+		}
+		sc.feed(line)
+		off += n + 1
+	}
+	return split
+}
+
+// scanner tracks the block structure that can span blank lines.
+type scanner struct {
+	fenceChar byte // '`' or '~' while inside a fence
+	fenceLen  int
+	htmlEnd   string // closing marker of an open HTML block
+	prevBlank bool   // the previous line was blank and outside fences/HTML
+	started   bool   // a non-blank line has been seen
+}
+
+// startsBlock reports whether line, which follows everything fed so far,
+// starts an independent block.
+func (s *scanner) startsBlock(line string) bool {
+	return s.started && s.prevBlank && s.fenceChar == 0 && s.htmlEnd == "" &&
+		!isBlank(line) && !continues(line)
+}
+
+// feed advances the scanner past line.
+func (s *scanner) feed(line string) {
+	blank := isBlank(line)
+	switch {
+	case s.fenceChar != 0:
+		if c, n := fence(line); c == s.fenceChar && n >= s.fenceLen && isBlank(strings.TrimLeft(line, " ")[n:]) {
+			s.fenceChar, s.fenceLen = 0, 0
+		}
+	case s.htmlEnd != "":
+		if strings.Contains(strings.ToLower(line), s.htmlEnd) {
+			s.htmlEnd = ""
+		}
+	default:
+		if c, n := fence(line); n > 0 {
+			s.fenceChar, s.fenceLen = c, n
+		} else if end := htmlBlockEnd(line); end != "" {
+			s.htmlEnd = end
+		}
+	}
+	if !blank {
+		s.started = true
+	}
+	s.prevBlank = blank && s.fenceChar == 0 && s.htmlEnd == ""
+}
+
+func isBlank(l string) bool { return strings.TrimSpace(l) == "" }
+
+// fence returns the fence character and run length when line opens or closes
+// a code fence (``` or ~~~, indented at most three spaces), else 0, 0.
+func fence(line string) (byte, int) {
+	t := strings.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return 0, 0
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 || (t[0] == '`' && strings.IndexByte(t[n:], '`') >= 0) {
+		return 0, 0
+	}
+	return t[0], n
+}
+
+// htmlBlockEnd returns the marker that closes an HTML block starting on line
+// when that block may contain blank lines (CommonMark kinds 1 to 5), or "".
+func htmlBlockEnd(line string) string {
+	t := strings.ToLower(strings.TrimLeft(line, " "))
+	if !strings.HasPrefix(t, "<") {
+		return ""
+	}
+	var end string
+	switch {
+	case strings.HasPrefix(t, "<!--"):
+		end = "-->"
+	case strings.HasPrefix(t, "<?"):
+		end = "?>"
+	case strings.HasPrefix(t, "<![cdata["):
+		end = "]]>"
+	case strings.HasPrefix(t, "<!"):
+		end = ">"
+	default:
+		for _, tag := range []string{"pre", "script", "style", "textarea"} {
+			if strings.HasPrefix(t[1:], tag) && (len(t) == len(tag)+1 || strings.IndexByte(" >\t", t[len(tag)+1]) >= 0) {
+				end = "</" + tag + ">"
+				break
+			}
+		}
+	}
+	if end == "" || strings.Contains(t[1:], end) {
+		return "" // not a block, or closed on its own line
+	}
+	return end
+}
+
+// continues reports whether a line after a blank line may belong to the block
+// before it: indented lines (list continuation, indented code) and list items
+// (a loose list), and raw HTML, which glamour renders glued to the block
+// before it.
+func continues(l string) bool {
+	if l[0] == ' ' || l[0] == '\t' || l[0] == '<' { // glamour joins HTML to what precedes it
+		return true
+	}
+	if len(l) > 1 && strings.IndexByte("-*+", l[0]) >= 0 && (l[1] == ' ' || l[1] == '\t') {
+		return true
+	}
+	if len(l) == 1 && strings.IndexByte("-*+", l[0]) >= 0 {
+		return true // an empty list item
+	}
+	i := 0
+	for i < len(l) && i < 10 && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')') && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t')
+}
+
+// HasRefDefinitions reports whether src defines reference links
+// ("[x]: url"), which incremental rendering cannot resolve across blocks.
+func HasRefDefinitions(src string) bool {
+	for line := range strings.Lines(src) {
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 || !strings.HasPrefix(t, "[") {
+			continue
+		}
+		if i := strings.Index(t, "]:"); i > 1 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,157 @@
+package markdown
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestSafeSplit(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, src string
+		want      int
+	}{
+		{"empty", "", 0},
+		{"one paragraph", "hello\nworld\n", 0},
+		{"two paragraphs", "a\n\nb\n", 3},
+		{"incomplete last line", "a\n\nb", 0},
+		{"three paragraphs", "a\n\nb\n\nc\n", 6},
+		{"blank in fence", "```\na\n\nb\n```\n", 0},
+		{"after fence", "```\na\n\nb\n```\n\nc\n", 14},
+		{"tilde fence", "~~~\n\nx\n~~~\n\ny\n", 12},
+		{"longer fence not closed by shorter", "````\n```\n\nx\n", 0},
+		{"backtick info with backtick is not a fence", "```a`b\n\nc\n", 8},
+		{"loose list", "- a\n\n- b\n", 0},
+		{"ordered loose list", "1. a\n\n2) b\n", 0},
+		{"indented continuation", "- a\n\n  more\n", 0},
+		{"tab continuation", "- a\n\n\tmore\n", 0},
+		{"paragraph after list", "- a\n\nb\n", 5},
+		{"html comment", "<!--\n\nx\n-->\n\ny\n", 13},
+		{"html is glued to what precedes it", "a\n\n<div>x</div>\n", 0},
+		{"closed html comment", "<!-- x -->\n\ny\n", 12},
+		{"pre block", "<pre>\n\nx\n</pre>\n\ny\n", 17},
+		{"leading blanks", "\n\na\n", 0},
+		{"whitespace-only blank", "a\n  \nb\n", 5},
+		{"number not a list", "2024\n\n2025 was a year\n", 6},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := SafeSplit(tc.src); got != tc.want {
+				t.Errorf("SafeSplit(%q) = %d, want %d", tc.src, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHasRefDefinitions(t *testing.T) {
+	t.Parallel()
+	if !HasRefDefinitions("see [x][1]\n\n[1]: https://x\n") {
+		t.Error("missed a definition")
+	}
+	if HasRefDefinitions("a [link](x) and [b] text\n") {
+		t.Error("false positive")
+	}
+}
+
+func TestTrimPadding(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"plain   ", "plain"},
+		{"\x1b[38;5;252m \x1b[m\x1b[38;5;252m \x1b[m", ""},
+		{"  \x1b[38;5;252mtext\x1b[m\x1b[38;5;252m \x1b[m", "  \x1b[38;5;252mtext\x1b[m"},
+		{"\x1b[38;5;228;48;5;63;1m Hi \x1b[m\x1b[38;5;252m \x1b[m", "\x1b[38;5;228;48;5;63;1m Hi \x1b[m"},
+		{"\x1b[38;2;1;2;3mx\x1b[0m   ", "\x1b[38;2;1;2;3mx\x1b[m"},
+		{"a \x1b[44m  \x1b[0m  ", "a \x1b[44m  \x1b[m"},
+	}
+	for _, tc := range tests {
+		if got := TrimPadding(tc.in); got != tc.want {
+			t.Errorf("TrimPadding(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// visible reduces rendered lines to what a reader sees.
+func visible(lines []string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = strings.TrimRight(ansi.Strip(l), " ")
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestStreamMatchesFullRender feeds a document line by line and byte by byte
+// and checks that every frame shows what a full render of that prefix shows.
+func TestStreamMatchesFullRender(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("testdata/sample.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		style       Style
+		width, step int
+	}{{Dark, 40, 7}, {Dark, 100, 13}, {Light, 80, 19}, {Plain, 80, 19}} {
+		t.Run(fmt.Sprintf("style%d-width%d", tc.style, tc.width), func(t *testing.T) {
+			t.Parallel()
+			checkStream(t, string(src), tc.style, tc.width, tc.step)
+		})
+	}
+}
+
+// checkStream streams src in step-byte pieces and compares every frame with
+// a full render of the same prefix.
+func checkStream(t *testing.T, src string, style Style, width, step int) {
+	t.Helper()
+	full, err := NewRenderer(style, width)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc, err := NewRenderer(style, width)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStream(inc)
+	for end := 0; ; end += step {
+		end = min(end, len(src))
+		prefix := src[:end]
+		got, err := s.Render(prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := full.Lines(prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := visible(got), visible(want); g != w {
+			t.Fatalf("prefix %d:\n--- stream\n%s\n--- full\n%s", end, g, w)
+		}
+		if end == len(src) {
+			return
+		}
+	}
+}
+
+func TestStreamRestartsOnShorterSource(t *testing.T) {
+	t.Parallel()
+	r, err := NewRenderer(Plain, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStream(r)
+	if _, err := s.Render("first\n\nsecond\n\nthird"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Render("other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := visible(got); strings.Contains(v, "first") || !strings.Contains(v, "other") {
+		t.Fatalf("stale blocks kept: %q", v)
+	}
+}

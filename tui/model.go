@@ -1,0 +1,364 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
+)
+
+// Frame pacing: a frame re-renders what streamed since the last one. While
+// text streams frames come at most every frameMin (about 30 per second),
+// slower when rendering itself is slow; while only the spinner moves, every
+// spinnerEvery; when nothing moves, not at all.
+const (
+	frameMin     = 33 * time.Millisecond
+	spinnerEvery = 100 * time.Millisecond
+	quitWindow   = time.Second
+	// dialogKeyGuard is how long after an approval dialog appears its answer
+	// keys are ignored.
+	dialogKeyGuard = 400 * time.Millisecond
+)
+
+// Terminal modes Bubble Tea has no field for: with alternate scroll the
+// wheel sends ↑/↓ while mouse capture is off, so native selection still works.
+const (
+	altScrollOn  = "\x1b[?1007h"
+	altScrollOff = "\x1b[?1007l"
+)
+
+// model is the whole interface state. It is used through a pointer so that
+// Update can keep builders and caches without copying them.
+type model struct {
+	ctx    context.Context
+	opts   Options
+	be     Backend
+	getenv func(string) string
+	clock  func() time.Time
+
+	width, height int
+	rc            renderCtx
+	dark          bool
+	themeFixed    bool
+	noColor       bool
+
+	tr    *transcript
+	input textarea.Model
+	deny  textinput.Model // the message for "deny and tell the model"
+
+	busy      bool // a turn (or a `!` command) is running
+	turnStart time.Time
+	answer    *assistantBlock
+	thinking  *reasoningBlock
+	cards     map[string]*toolCard
+	latest    block // the last card or reasoning block: ctrl+o toggles it
+	streamed  map[block]bool
+	usage     provider.Usage
+	lastIn    int // prompt tokens of the last request, for the context meter
+	stopping  bool
+
+	pending []*agent.ApprovalRequest
+	dlg     *dialog
+
+	queued   []string
+	awaiting bool // Submit was called and its TurnStarted has not come yet
+
+	hist     history
+	pastes   map[string]string
+	pasteSeq int
+
+	pal      *palette
+	files    []string
+	filesErr error
+	walking  bool
+
+	notice    string
+	noticeBad bool
+	quitAt    time.Time
+	mouse     bool
+	kitty     bool
+
+	keyGuard time.Duration
+
+	frameArmed bool
+	frameDue   time.Time // when the armed frame fires
+	frameID    int       // frames from superseded timers are ignored
+	frameCost  time.Duration
+
+	shell        *shellRun
+	shellContext []string
+
+	quitting bool
+
+	// View runs after every message; while text streams most messages change
+	// nothing on screen until the next frame, so the last view is reused.
+	view      tea.View
+	viewValid bool
+}
+
+// newModel builds the initial state; getenv is os.Getenv outside tests.
+func newModel(ctx context.Context, opts Options, getenv func(string) string) *model {
+	m := &model{
+		ctx:      ctx,
+		opts:     opts,
+		be:       opts.Agent,
+		getenv:   getenv,
+		clock:    time.Now,
+		tr:       newTranscript(),
+		cards:    map[string]*toolCard{},
+		streamed: map[block]bool{},
+		pastes:   map[string]string{},
+		dark:     true,
+		keyGuard: dialogKeyGuard,
+		width:    80,
+		height:   24,
+	}
+	m.noColor = getenv("NO_COLOR") != ""
+	switch opts.Theme {
+	case "light":
+		m.dark, m.themeFixed = false, true
+	case "dark":
+		m.themeFixed = true
+	}
+	m.rc.setTheme(newTheme(m.dark, m.noColor))
+	m.input = newInput(m.rc.th)
+	_ = m.input.Focus() // a real cursor needs no blink command
+	m.deny = textinput.New()
+	m.deny.Placeholder = "what should the model do instead?"
+	m.deny.Prompt = "› "
+	m.tr.add(m.welcome())
+	m.resize(m.width, m.height)
+	return m
+}
+
+// Init starts listening to the agent and loads the prompt history.
+func (m *model) Init() tea.Cmd {
+	cmds := []tea.Cmd{
+		m.waitEvents(),
+		loadHistory(m.opts.Home),
+		tea.Raw(altScrollOn),
+	}
+	if !m.themeFixed {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// eventsMsg carries the agent events that were waiting, in order.
+type eventsMsg struct {
+	events []agent.Event
+	closed bool
+}
+
+// waitEvents waits for the next agent events; it is re-armed after each.
+// Events already buffered are taken together so that a burst of deltas costs
+// one Update and one View.
+func (m *model) waitEvents() tea.Cmd {
+	ch, done := m.be.Events(), m.ctx.Done()
+	return func() tea.Msg {
+		var first agent.Event
+		var ok bool
+		select {
+		case <-done:
+			return nil
+		case first, ok = <-ch:
+		}
+		if !ok {
+			return eventsMsg{closed: true}
+		}
+		evs := []agent.Event{first}
+		for len(evs) < 512 {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					return eventsMsg{events: evs, closed: true}
+				}
+				evs = append(evs, ev)
+			default:
+				return eventsMsg{events: evs}
+			}
+		}
+		return eventsMsg{events: evs}
+	}
+}
+
+// frameMsg asks for a frame: streamed text is rendered, spinners move.
+type frameMsg struct{ id int }
+
+// scheduleFrame makes sure a frame comes within d: it arms a timer unless
+// one that fires soon enough is armed already (a slow spinner timer is
+// superseded when text starts streaming).
+func (m *model) scheduleFrame(d time.Duration) tea.Cmd {
+	due := m.rc.now.Add(d)
+	if m.frameArmed && !m.frameDue.After(due) {
+		return nil
+	}
+	m.frameArmed, m.frameDue = true, due
+	m.frameID++
+	id := m.frameID
+	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
+}
+
+// frameDelay adapts the frame interval to what rendering costs, so a slow
+// render (a long open code block) never eats all the CPU.
+func (m *model) frameDelay() time.Duration {
+	return max(frameMin, 2*m.frameCost)
+}
+
+// onFrame renders what streamed since the last frame.
+func (m *model) onFrame(id int) tea.Cmd {
+	if id != m.frameID {
+		return nil // a timer that a sooner one replaced
+	}
+	m.frameArmed = false
+	start := time.Now()
+	for b := range m.streamed {
+		m.tr.changed(b)
+		delete(m.streamed, b)
+	}
+	for _, c := range m.cards {
+		if c.live() {
+			c.invalidate()
+		}
+	}
+	if m.shell != nil {
+		m.shell.card.invalidate()
+	}
+	m.layout()
+	m.frameCost = time.Since(start)
+	if m.busy || m.shell != nil {
+		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
+	}
+	return nil
+}
+
+// markStreamed notes that b grew; the next frame renders it.
+func (m *model) markStreamed(b block) tea.Cmd {
+	m.streamed[b] = true
+	return m.scheduleFrame(m.frameDelay())
+}
+
+// Update handles one message. It never blocks and does no I/O: anything
+// slow runs in a tea.Cmd.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.rc.now = m.clock()
+	m.rc.spin = spinnerFrames[int(m.rc.now.UnixMilli()/int64(spinnerEvery/time.Millisecond))%len(spinnerFrames)]
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if !m.themeFixed && msg.IsDark() != m.dark {
+			m.dark = msg.IsDark()
+			m.setTheme()
+		}
+	case tea.KeyboardEnhancementsMsg:
+		m.kitty = msg.SupportsKeyDisambiguation()
+	case eventsMsg:
+		before, below := len(m.tr.blocks), m.tr.below
+		cmd = m.onEvents(msg)
+		if onlyStreamed(msg.events) && len(m.tr.blocks) == before && m.tr.below == below {
+			m.layout()
+			return m, cmd // nothing visible changed: the frame will show it
+		}
+	case frameMsg:
+		cmd = m.onFrame(msg.id)
+	case tea.KeyPressMsg:
+		cmd = m.onKey(msg)
+	case tea.PasteMsg:
+		cmd = m.onPaste(msg.Content)
+	case tea.MouseWheelMsg:
+		m.scrollBy(wheelDelta(msg.Button))
+	case historyMsg:
+		m.hist.load(msg.entries)
+	case filesMsg:
+		m.walking = false
+		m.files, m.filesErr = msg.files, msg.err
+		m.refreshPalette()
+	case shellOutputMsg:
+		cmd = m.onShellOutput(msg)
+	case attachedMsg:
+		cmd = m.onAttached(msg)
+	case editorMsg:
+		cmd = m.onEditor(msg)
+	case fullRenderMsg:
+		m.onFullRender(msg)
+	case modelsMsg:
+		m.onModels(msg)
+	case noticeMsg:
+		m.setNotice(msg.text, msg.bad)
+	default:
+		var c tea.Cmd
+		m.input, c = m.input.Update(msg)
+		cmd = c
+	}
+	m.viewValid = false
+	m.layout()
+	return m, cmd
+}
+
+// onlyStreamed reports whether evs only add streamed text, which reaches the
+// screen at the next frame.
+func onlyStreamed(evs []agent.Event) bool {
+	for _, ev := range evs {
+		switch ev.Kind {
+		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput:
+		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
+			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
+			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError:
+			return false
+		}
+	}
+	return true
+}
+
+// setTheme rebuilds styles after the background or NO_COLOR changed.
+func (m *model) setTheme() {
+	m.rc.setTheme(newTheme(m.dark, m.noColor))
+	m.input.SetStyles(inputStyles(m.rc.th))
+	if m.dlg != nil {
+		m.dlg.lines = nil
+	}
+}
+
+// resize adapts every width-dependent piece to a new terminal size.
+func (m *model) resize(w, h int) {
+	m.width, m.height = max(w, 20), max(h, 6)
+	m.rc.width = m.width
+	m.input.SetWidth(m.width)
+	m.deny.SetWidth(m.width - 6)
+	if m.dlg != nil {
+		m.dlg.lines = nil
+	}
+}
+
+// scrollBy scrolls the transcript by n lines (negative is up).
+func (m *model) scrollBy(n int) {
+	m.tr.scroll(&m.rc, m.transcriptHeight(), n)
+}
+
+// setNotice shows a one-line message under the input until the next key.
+func (m *model) setNotice(s string, bad bool) { m.notice, m.noticeBad = s, bad }
+
+// noticeMsg sets the notice from a command.
+type noticeMsg struct {
+	text string
+	bad  bool
+}
+
+// wheelDelta is how far a wheel notch scrolls (other buttons: not at all).
+func wheelDelta(b tea.MouseButton) int {
+	dy := 0
+	if b == tea.MouseWheelUp {
+		dy = -3
+	}
+	if b == tea.MouseWheelDown {
+		dy = 3
+	}
+	return dy
+}

@@ -1,0 +1,76 @@
+// Package tui is tern's full-screen terminal interface: one Bubble Tea
+// program that renders the agent's events (streamed Markdown, tool cards,
+// approval dialogs) and owns the keyboard. It never talks to a provider; all
+// it knows of the model is the agent's event stream and the Backend calls.
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+)
+
+// Backend is what the interface drives: *agent.Agent satisfies it. The
+// caller starts the agent's Run goroutine.
+type Backend interface {
+	Events() <-chan agent.Event
+	Submit(text string) error
+	Cancel()
+	SetPolicy(agent.Policy)
+	Policy() agent.Policy
+	SetModel(string)
+	Model() string
+	Reset() error
+}
+
+// Options configure the interface.
+type Options struct {
+	// Agent is the conversation the interface drives.
+	Agent Backend
+	// Workspace is the directory tern works in (shown shortened, and the
+	// root of @-mention completion).
+	Workspace string
+	// Offline shows the "offline" badge: the scripted provider answers.
+	Offline bool
+	// Theme is "auto" (ask the terminal), "dark" or "light".
+	Theme string
+	// Home is TERN_HOME; the prompt history lives in Home/history.
+	Home string
+	// Models lists the gateway's models for /model; nil when unknown.
+	Models func(ctx context.Context) ([]string, error)
+	// ContextWindow is the model's context size in tokens; 0 when unknown.
+	ContextWindow int
+	// Shell runs a `!` command, streaming its output; nil disables `!`.
+	Shell func(ctx context.Context, command string, output func(string)) (exitCode int, err error)
+	// Attach reads an @-mentioned file for the model (clamped, secrets
+	// refused); nil attaches nothing.
+	Attach func(path string) (string, error)
+}
+
+// Run shows the interface until the user quits or ctx is cancelled. It
+// returns nil on a normal quit.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Agent == nil {
+		return errors.New("tui: no agent to drive")
+	}
+	m := newModel(ctx, opts, os.Getenv)
+	p := tea.NewProgram(m, tea.WithContext(ctx))
+	_, err := p.Run()
+	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
+	_, _ = io.WriteString(os.Stdout, altScrollOff)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return nil // the caller cancelled: a normal end
+	case errors.Is(err, tea.ErrInterrupted):
+		return nil // SIGINT from outside: quit as ctrl+c would
+	}
+	return fmt.Errorf("terminal interface: %w", err)
+}

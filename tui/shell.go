@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
+)
+
+// maxShellContext bounds the output of a `!` command passed to the model.
+const maxShellContext = 8 << 10
+
+// shellRun is a `!` command in progress.
+type shellRun struct {
+	card   *toolCard
+	ctx    context.Context
+	ch     chan shellOutputMsg
+	cancel context.CancelFunc
+}
+
+// shellOutputMsg is a chunk of a `!` command's output, or its end.
+type shellOutputMsg struct {
+	run   *shellRun
+	text  string
+	done  bool
+	code  int
+	err   error
+	took  time.Duration
+	close bool
+}
+
+// runShell starts a `!` command: the user asked for it, so it needs no
+// approval. Its command and output go to the model with the next message.
+func (m *model) runShell(command string) tea.Cmd {
+	if m.opts.Shell == nil {
+		m.setNotice("`!` commands are not available here", true)
+		return nil
+	}
+	if command == "" {
+		m.setNotice("type a command after !", true)
+		return nil
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	card := &toolCard{name: "shell", shell: true, command: command, main: firstLine(command), state: cardRunning, start: m.rc.now}
+	run := &shellRun{card: card, ctx: ctx, ch: make(chan shellOutputMsg, 64), cancel: cancel}
+	m.shell = run
+	m.busy = true
+	m.turnStart = m.rc.now
+	m.tr.end()
+	m.tr.add(card)
+	m.latest = card
+	shell := m.opts.Shell
+	start := func() tea.Msg {
+		go func() {
+			defer close(run.ch)
+			t0 := time.Now()
+			code, err := shell(ctx, command, func(s string) {
+				select {
+				case run.ch <- shellOutputMsg{run: run, text: s}:
+				case <-ctx.Done():
+				}
+			})
+			run.ch <- shellOutputMsg{run: run, done: true, code: code, err: err, took: time.Since(t0)}
+		}()
+		return waitShell(run)()
+	}
+	return tea.Batch(start, m.scheduleFrame(spinnerEvery))
+}
+
+// waitShell waits for the next chunk of a `!` command.
+func waitShell(run *shellRun) tea.Cmd {
+	return func() tea.Msg {
+		msg, ok := <-run.ch
+		if !ok {
+			return shellOutputMsg{run: run, close: true}
+		}
+		return msg
+	}
+}
+
+// onShellOutput shows a `!` command's output and, at its end, keeps it as
+// context for the next message.
+func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
+	run := msg.run
+	switch {
+	case msg.close:
+		return nil
+	case !msg.done:
+		run.card.addOutput(msg.text)
+		return tea.Batch(m.markStreamed(run.card), waitShell(run))
+	}
+	cancelled := run.ctx.Err() != nil
+	run.cancel()
+	res := &agent.ToolResult{Status: tools.StatusOK, ExitCode: msg.code, Duration: msg.took}
+	run.card.output.WriteString(run.card.outSan.Flush())
+	out := run.card.output.String()
+	switch {
+	case cancelled:
+		res.Status = tools.StatusCancelled
+	case msg.err != nil:
+		res.Status, res.Output = tools.StatusError, msg.err.Error()
+	case msg.code != 0:
+		res.Status = tools.StatusError
+		res.Summary = fmt.Sprintf("exit %d", msg.code)
+	default:
+		res.Summary = fmt.Sprintf("%d lines", strings.Count(strings.TrimRight(out, "\n"), "\n")+btoi(out != ""))
+	}
+	run.card.finish(res)
+	m.tr.changed(run.card)
+	if res.Status != tools.StatusCancelled {
+		ctxOut := out
+		if len(ctxOut) > maxShellContext {
+			ctxOut = "…(earlier output cut)\n" + ctxOut[len(ctxOut)-maxShellContext:]
+		}
+		if msg.err != nil {
+			ctxOut += "\n(error: " + msg.err.Error() + ")"
+		}
+		m.shellContext = append(m.shellContext, fmt.Sprintf("I ran `%s` (exit code %d); its output:\n```\n%s\n```", run.card.command, msg.code, strings.TrimRight(ctxOut, "\n")))
+	}
+	m.shell = nil
+	m.busy = false
+	return m.sendQueued()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

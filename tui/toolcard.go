@@ -1,0 +1,293 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui/sanitize"
+)
+
+// cardState is where a tool call is in its life.
+type cardState int
+
+const (
+	cardStreaming cardState = iota + 1 // the model is still sending the arguments
+	cardReady                          // arguments complete, not started
+	cardAwaiting                       // waiting for the user's approval
+	cardRunning
+	cardDone
+	cardFailed
+	cardDenied
+	cardCancelled
+)
+
+// maxCardOutput bounds the live output a card keeps (the tail is what shows).
+const maxCardOutput = 64 << 10
+
+// toolCard is one tool call in the transcript.
+type toolCard struct {
+	cache
+	id       string
+	name     string
+	args     map[string]any
+	main     string // the argument that says what the call does
+	state    cardState
+	start    time.Time // when it started running
+	took     time.Duration
+	summary  string
+	errText  string
+	diff     string
+	command  string // shell: the command line
+	output   strings.Builder
+	outSan   sanitize.Sanitizer
+	result   string // the tool's output text, for the expanded view
+	note     string // why it was denied or auto-decided
+	exitCode int
+	expanded bool
+	shell    bool // a `!` command the user ran, not a model call
+}
+
+func (c *toolCard) cacheRef() *cache { return &c.cache }
+
+// setArgs records the parsed arguments and derives the main argument.
+func (c *toolCard) setArgs(raw json.RawMessage) {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		m = nil // the agent repairs arguments; an unparsable rest shows no detail
+	}
+	c.args = m
+	str := func(k string) string { s, _ := m[k].(string); return sanitize.Clean(s) }
+	switch c.name {
+	case "run_shell":
+		c.command = str("command")
+		c.main = firstLine(c.command)
+	case "grep":
+		c.main = str("pattern")
+		if p := str("path"); p != "" {
+			c.main += " in " + p
+		}
+	case "list_files":
+		c.main = str("path")
+		if c.main == "" {
+			c.main = "."
+		}
+		if p := str("pattern"); p != "" {
+			c.main += " " + p
+		}
+	default:
+		c.main = str("path")
+		if c.main == "" {
+			for _, v := range m { // unknown tools: any string argument tells something
+				if s, ok := v.(string); ok {
+					c.main = firstLine(sanitize.Clean(s))
+					break
+				}
+			}
+		}
+	}
+	if c.diff == "" {
+		c.diff = sanitize.Clean(diffFromArgs(c.name, m))
+	}
+}
+
+// setPreview takes the diff and command from an approval preview.
+func (c *toolCard) setPreview(p tools.Preview) {
+	if p.Diff != "" {
+		c.diff = sanitize.Clean(p.Diff)
+	}
+	if p.Command != "" {
+		c.command = sanitize.Clean(p.Command)
+	}
+}
+
+// addOutput appends a live output chunk, keeping only the tail.
+func (c *toolCard) addOutput(s string) {
+	c.output.WriteString(c.outSan.Write(s))
+	if c.output.Len() > 2*maxCardOutput {
+		tail := c.output.String()[c.output.Len()-maxCardOutput:]
+		if i := strings.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[i+1:]
+		}
+		c.output.Reset()
+		c.output.WriteString(tail)
+	}
+}
+
+// finish records the result.
+func (c *toolCard) finish(r *agent.ToolResult) {
+	c.output.WriteString(c.outSan.Flush())
+	c.took = r.Duration
+	c.summary = sanitize.Clean(firstLine(r.Summary))
+	c.exitCode = r.ExitCode
+	out := sanitize.Clean(r.Output)
+	if len(out) > maxCardOutput {
+		out = out[:maxCardOutput] + "\n…"
+	}
+	c.result = out
+	switch r.Status {
+	case tools.StatusOK:
+		c.state = cardDone
+	case tools.StatusError:
+		c.state = cardFailed
+		c.errText = out
+		if c.errText == "" && !c.shell {
+			c.errText = c.summary
+		}
+	case tools.StatusDenied:
+		c.state = cardDenied
+	case tools.StatusCancelled:
+		c.state = cardCancelled
+	}
+	c.invalidate()
+}
+
+// live reports whether the card changes with the clock (spinner, elapsed).
+func (c *toolCard) live() bool { return c.state == cardRunning || c.state == cardStreaming }
+
+func (c *toolCard) icon() string {
+	if c.shell {
+		return "!"
+	}
+	switch c.name {
+	case "read_file":
+		return "→"
+	case "list_files":
+		return "≡"
+	case "grep":
+		return "⌕"
+	case "edit_file", "write_file":
+		return "✎"
+	case "run_shell":
+		return "$"
+	}
+	return "⚙"
+}
+
+func (c *toolCard) stateText(rc *renderCtx) string {
+	th := rc.th
+	switch c.state {
+	case cardStreaming:
+		return th.dim.Render(rc.spin + " preparing…")
+	case cardReady:
+		return th.dim.Render("…")
+	case cardAwaiting:
+		return th.warn.Render("⏸ awaiting approval")
+	case cardRunning:
+		return th.info.Render(fmt.Sprintf("%s running %.1fs", rc.spin, rc.now.Sub(c.start).Seconds()))
+	case cardDone:
+		s := "✓ " + fmtDuration(c.took)
+		if c.summary != "" {
+			s += " · " + c.summary
+		}
+		return th.ok.Render(s)
+	case cardFailed:
+		s := "✗ " + fmtDuration(c.took)
+		if c.shell || c.name == "run_shell" {
+			s += fmt.Sprintf(" · exit %d", c.exitCode)
+		} else if c.summary != "" {
+			s += " · " + c.summary
+		}
+		return th.bad.Render(s)
+	case cardDenied:
+		return th.bad.Render("⊘ denied")
+	case cardCancelled:
+		return th.warn.Render("⊘ cancelled")
+	}
+	return ""
+}
+
+// collapsed sizes of card bodies.
+const (
+	collapsedDiff   = 12
+	collapsedOutput = 5
+	expandedOutput  = 400
+)
+
+func (c *toolCard) render(rc *renderCtx) []string {
+	th := rc.th
+	name := c.name
+	if c.shell {
+		name = "shell"
+	}
+	head := th.accent.Render(c.icon()) + " " + th.cardTitle.Render(name)
+	state := c.stateText(rc)
+	room := rc.width - 6 - stringWidth(name) - stringWidth(state)
+	if c.main != "" && room > 4 {
+		head += " " + th.cardArg.Render(truncate(c.main, room))
+	}
+	out := []string{head + "  " + state}
+	indent := "  "
+	body := rc.width - 4
+	if c.note != "" && (c.state == cardDenied || c.state == cardCancelled) {
+		for _, l := range wrap(c.note, body) {
+			out = append(out, indent+th.dim.Render(l))
+		}
+	}
+	switch {
+	case c.state == cardAwaiting:
+		// The approval dialog shows the whole preview.
+	case c.diff != "" && (c.name == "edit_file" || c.name == "write_file"):
+		limit := collapsedDiff
+		if c.expanded {
+			limit = 0
+		}
+		lines, hidden := renderDiff(rc, c.diff, body, limit, c.expanded)
+		for _, l := range lines {
+			out = append(out, indent+l)
+		}
+		if hidden > 0 {
+			out = append(out, indent+th.dim.Render(fmt.Sprintf("… %d more lines (ctrl+o to expand)", hidden)))
+		}
+	case c.command != "" && (c.name == "run_shell" || c.shell):
+		cmdLines := wrap(c.command, body-2)
+		if !c.expanded && len(cmdLines) > 3 {
+			cmdLines = append(cmdLines[:3], "…")
+		}
+		for i, l := range cmdLines {
+			p := "$ "
+			if i > 0 {
+				p = "  "
+			}
+			out = append(out, indent+th.dim.Render(p)+l)
+		}
+		text := c.output.String()
+		if text == "" && (c.state == cardDone || c.state == cardFailed) {
+			text = c.result
+		}
+		out = append(out, c.tail(rc, text, body)...)
+	case c.expanded && c.result != "":
+		out = append(out, c.tail(rc, c.result, body)...)
+	}
+	if c.state == cardFailed && c.errText != "" && c.name != "run_shell" {
+		lines := wrap(c.errText, body)
+		if !c.expanded && len(lines) > 3 {
+			lines = append(lines[:3], "…")
+		}
+		for _, l := range lines {
+			out = append(out, indent+th.bad.Render(l))
+		}
+	}
+	return append(out, "")
+}
+
+// tail draws the last lines of a tool's output, more when expanded.
+func (c *toolCard) tail(rc *renderCtx, text string, width int) []string {
+	n := collapsedOutput
+	if c.expanded {
+		n = expandedOutput
+	}
+	lines := lastLines(text, n)
+	var out []string
+	if total := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1; len(lines) < total && text != "" {
+		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… %d earlier lines", total-len(lines))))
+	}
+	bar := rc.th.dim.Render("│ ")
+	for _, l := range lines {
+		out = append(out, "  "+bar+truncate(l, width-2))
+	}
+	return out
+}

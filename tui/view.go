@@ -1,0 +1,243 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/tui/sanitize"
+)
+
+// maxQueuedShown bounds the queued-message lines under the transcript.
+const maxQueuedShown = 3
+
+// layout brings everything View shows up to date: the dialog's preview and
+// the visible transcript blocks. It runs at the end of every Update.
+func (m *model) layout() {
+	if m.dlg != nil && (m.dlg.lines == nil || m.dlg.width != m.width) {
+		m.dlg.width = m.width
+		m.dlg.lines = m.renderPreview(m.width - 4)
+		m.dlg.scroll = max(0, min(m.dlg.scroll, len(m.dlg.lines)-m.previewHeight()))
+	}
+	m.tr.ensure(&m.rc, m.transcriptHeight())
+}
+
+// chromeHeight is the number of rows below the transcript.
+func (m *model) chromeHeight() int {
+	h := 1 + 1 + m.input.Height() // status, rule, input
+	if m.notice != "" {
+		h++
+	}
+	h += min(len(m.queued), maxQueuedShown+1)
+	if m.pal != nil {
+		h += len(m.paletteView())
+	}
+	if m.dlg != nil && m.dlg.lines != nil {
+		h += strings.Count(m.dialogView(), "\n") + 1
+	}
+	return h
+}
+
+// transcriptHeight is the number of rows left for the transcript.
+func (m *model) transcriptHeight() int { return max(1, m.height-m.chromeHeight()) }
+
+// View returns the screen, composed again only when something changed.
+func (m *model) View() tea.View {
+	if !m.viewValid {
+		m.view, m.viewValid = m.compose(), true
+	}
+	v := m.view
+	if v.Cursor != nil {
+		c := *v.Cursor
+		v.Cursor = &c
+	}
+	return v
+}
+
+// compose builds the screen from cached pieces; it renders nothing heavy.
+func (m *model) compose() tea.View {
+	if m.quitting {
+		v := tea.NewView("")
+		v.AltScreen = true
+		return v
+	}
+	th := m.rc.th
+	var b strings.Builder
+	rows := m.transcriptHeight()
+	lines := m.tr.view(rows)
+	for i := 0; i < rows; i++ {
+		if i == rows-1 && m.tr.below {
+			b.WriteString(th.warn.Render(truncate("  ↓ new output below · End or PgDn to follow", m.width)))
+		} else if i < len(lines) {
+			b.WriteString(lines[i])
+		}
+		b.WriteByte('\n')
+	}
+	for i, q := range m.queued {
+		if i == maxQueuedShown {
+			b.WriteString(th.dim.Render(fmt.Sprintf("  … %d more queued", len(m.queued)-maxQueuedShown)) + "\n")
+			break
+		}
+		b.WriteString(th.dim.Render(truncate("  ⏳ queued: "+strings.ReplaceAll(q, "\n", " ⏎ "), m.width)) + "\n")
+	}
+	if m.pal != nil {
+		for _, l := range m.paletteView() {
+			b.WriteString(l + "\n")
+		}
+	}
+	if m.dlg != nil && m.dlg.lines != nil {
+		b.WriteString(m.dialogView() + "\n")
+	}
+	b.WriteString(th.rule.Render(strings.Repeat("─", m.width)) + "\n")
+	inputTop := strings.Count(b.String(), "\n")
+	b.WriteString(m.input.View() + "\n")
+	if m.notice != "" {
+		st := th.info
+		if m.noticeBad {
+			st = th.bad
+		}
+		b.WriteString(st.Render(truncate("  "+m.notice, m.width)) + "\n")
+	}
+	b.WriteString(m.statusLine())
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	if m.mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = "tern"
+	if c := m.input.Cursor(); c != nil && m.dlg == nil {
+		c.Y += inputTop
+		v.Cursor = c
+	}
+	return v
+}
+
+// statusPart is one piece of the status line; when the line is too narrow
+// the pieces with the lowest keep value go first.
+type statusPart struct {
+	text  string
+	keep  int
+	right bool
+}
+
+// statusLine shows the model, policy, workspace, usage and activity.
+func (m *model) statusLine() string {
+	th := m.rc.th
+	var parts []statusPart
+	if m.opts.Offline {
+		parts = append(parts, statusPart{text: th.badge.Render("offline"), keep: 9})
+	}
+	parts = append(parts,
+		statusPart{text: th.accent.Render(sanitize.Clean(m.be.Model())), keep: 8},
+		statusPart{text: m.be.Policy().String(), keep: 6},
+		statusPart{text: shortPath(m.opts.Workspace, m.getenv("HOME"), 30), keep: 2},
+	)
+	if u := m.usage; u.PromptTokens+u.CompletionTokens > 0 {
+		s := "↑" + kilo(u.PromptTokens) + " ↓" + kilo(u.CompletionTokens)
+		if u.CachedPromptTokens > 0 {
+			s += " (" + kilo(u.CachedPromptTokens) + " cached)"
+		}
+		parts = append(parts, statusPart{text: s, keep: 3, right: true})
+	}
+	if m.opts.ContextWindow > 0 && m.lastIn > 0 {
+		parts = append(parts, statusPart{text: fmt.Sprintf("ctx %d%%", min(999, m.lastIn*100/m.opts.ContextWindow)), keep: 5, right: true})
+	}
+	switch {
+	case m.busy:
+		elapsed := m.rc.now.Sub(m.turnStart).Truncate(time.Second)
+		state := "working"
+		switch {
+		case m.stopping:
+			state = "stopping"
+		case m.dlg != nil:
+			state = "waiting for you"
+		}
+		hint := "esc interrupts"
+		if m.dlg != nil {
+			hint = "y/a/n/e · ctrl+c interrupts"
+		}
+		parts = append(parts,
+			statusPart{text: th.info.Render(fmt.Sprintf("%s %s %s", m.rc.spin, state, elapsed)), keep: 10, right: true},
+			statusPart{text: hint, keep: 4, right: true})
+	case m.rc.now.Sub(m.quitAt) < quitWindow:
+		parts = append(parts, statusPart{text: th.warn.Render("ctrl+c again to quit"), keep: 10, right: true})
+	default:
+		parts = append(parts, statusPart{text: "/help", keep: 1, right: true})
+	}
+	sep := th.status.Render(" · ")
+	for {
+		var l, r []string
+		for _, p := range parts {
+			if p.right {
+				r = append(r, p.text)
+			} else {
+				l = append(l, p.text)
+			}
+		}
+		ls, rs := strings.Join(l, sep), strings.Join(r, sep)
+		gap := m.width - stringWidth(ls) - stringWidth(rs) - 2
+		if gap >= 1 || len(parts) == 1 {
+			return th.status.Render(" " + truncate(ls+strings.Repeat(" ", max(1, gap))+rs, m.width-2))
+		}
+		drop := 0
+		for i, p := range parts {
+			if p.keep < parts[drop].keep {
+				drop = i
+			}
+		}
+		parts = append(parts[:drop], parts[drop+1:]...)
+	}
+}
+
+// kilo formats a token count compactly.
+func kilo(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+// shortPath abbreviates a path: ~ for home, and only the last parts when long.
+func shortPath(p, home string, maxLen int) string {
+	if p == "" {
+		return ""
+	}
+	if home != "" && (p == home || strings.HasPrefix(p, home+string(filepath.Separator))) {
+		p = "~" + p[len(home):]
+	}
+	if len(p) <= maxLen {
+		return p
+	}
+	parts := strings.Split(p, string(filepath.Separator))
+	out := parts[len(parts)-1]
+	for i := len(parts) - 2; i >= 0; i-- {
+		next := parts[i] + string(filepath.Separator) + out
+		if len(next)+2 > maxLen {
+			break
+		}
+		out = next
+	}
+	return "…" + string(filepath.Separator) + out
+}
+
+// welcome is the first block: where we are and how to start.
+func (m *model) welcome() block {
+	th := m.rc.th
+	lines := []string{
+		th.accent.Render("◆ tern") + th.dim.Render(" · "+shortPath(m.opts.Workspace, m.getenv("HOME"), 60)),
+		"Ask for a change, a fix or an explanation of this code.",
+		th.dim.Render("/ commands · @ files · ! shell · esc interrupts · /help for keys"),
+	}
+	if m.opts.Offline {
+		lines = append(lines, th.warn.Render("Offline: a scripted provider answers. Set LLM_API_KEY (and LLM_BASE_URL) to use a real model."))
+	}
+	return &noticeBlock{lines: lines}
+}
