@@ -17,8 +17,9 @@ const resultTag = "tool_result"
 //	</tool_result>
 //
 // The body is data: any "<tool_result" or "</tool_result" inside it (in any
-// letter case) has its "<" replaced with "&lt;", so a file cannot close the
-// element early and pose as instructions.
+// letter case, with or without white space around the "/") has its "<"
+// replaced with "&lt;", so a file cannot close the element early and pose as
+// instructions.
 func formatResult(name string, status tools.Status, body string) string {
 	var b strings.Builder
 	b.Grow(len(body) + len(name) + 64)
@@ -50,8 +51,12 @@ func writeNeutralized(b *strings.Builder, body string) {
 	}
 }
 
+// tagSpace is the white space a lenient reader skips inside a tag.
+const tagSpace = " \t\r\n\f\v"
+
 // indexTag returns the index of the "<" of the first "<tool_result" or
-// "</tool_result" in s, ignoring case, or -1.
+// "</tool_result" in s, ignoring case and white space around the "/" (a
+// model reads "< /tool_result >" as the closing tag too), or -1.
 func indexTag(s string) int {
 	for off := 0; ; {
 		i := strings.IndexByte(s[off:], '<')
@@ -59,8 +64,8 @@ func indexTag(s string) int {
 			return -1
 		}
 		i += off
-		rest := s[i+1:]
-		rest = strings.TrimPrefix(rest, "/")
+		rest := strings.TrimLeft(s[i+1:], tagSpace)
+		rest = strings.TrimLeft(strings.TrimPrefix(rest, "/"), tagSpace)
 		if len(rest) >= len(resultTag) && strings.EqualFold(rest[:len(resultTag)], resultTag) {
 			return i
 		}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,31 @@ func parseIgnore(text string) []ignoreRule {
 	return rules
 }
 
+// maxIgnoreFileSize bounds the ignore files read; a real one is a few KiB.
+const maxIgnoreFileSize = 1 << 20
+
+// errIgnoreNotRegular refuses an ignore file that is not a regular file.
+var errIgnoreNotRegular = errors.New("not a regular file")
+
+// readIgnoreFile reads an ignore file only when it is a regular file of
+// reasonable size. A repository can hold a .gitignore that is a symlink to
+// /dev/zero (endless), /dev/tty or a FIFO (blocks forever): followed, it
+// would hang or exhaust every listing and search. Git itself no longer
+// follows symlinked .gitignore files (since 2.32).
+func readIgnoreFile(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errIgnoreNotRegular
+	}
+	// readRegularFile opens without blocking and checks again, so a file
+	// swapped for a FIFO since the Lstat cannot block either.
+	data, _, err := readRegularFile(path, nil, maxIgnoreFileSize)
+	return data, err
+}
+
 // trimIgnoreSpaces drops trailing spaces unless escaped with a backslash.
 func trimIgnoreSpaces(line string) string {
 	for strings.HasSuffix(line, " ") && !strings.HasSuffix(line, `\ `) {
@@ -134,7 +160,7 @@ func (s ignoreStack) ignored(rel string, isDir bool) bool {
 // with returns the stack extended by the .gitignore in dir, if it has one.
 // The stack is copied so sibling directories do not share appends.
 func (s ignoreStack) with(dirAbs, dirRel string) ignoreStack {
-	data, err := os.ReadFile(filepath.Join(dirAbs, ".gitignore"))
+	data, err := readIgnoreFile(filepath.Join(dirAbs, ".gitignore"))
 	if err != nil {
 		return s
 	}
@@ -186,7 +212,7 @@ func rootIgnores(root string) ignoreStack {
 // appendIgnoreFile adds the rules in file, which apply from dir (at or above
 // root), to the stack.
 func appendIgnoreFile(stack ignoreStack, file, root, dir string) ignoreStack {
-	data, err := os.ReadFile(file)
+	data, err := readIgnoreFile(file)
 	if err != nil {
 		return stack
 	}

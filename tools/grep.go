@@ -161,7 +161,9 @@ func (t *grepTool) Run(ctx context.Context, args json.RawMessage, _ func(string)
 	}
 	out := s.result(t.w, a, rel, stats)
 	if !info.IsDir() && s.binary > 0 {
-		out.Output += fmt.Sprintf("\n[%s is a binary file; grep skips binary files]", displayPath(rel))
+		// Capped again: the note must not push the result over the cap.
+		note := fmt.Sprintf("\n[%s is a binary file; grep skips binary files]", displayPath(rel))
+		out.Output = Cap(out.Output+note, outputCap(t.w), "")
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -122,7 +123,7 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s); read_file only reads files", displayPath(rel), info.Mode().Type()))
 	}
 	if info.Size() > t.wholeMax {
-		return t.readLarge(abs, rel, a, info.Size())
+		return t.readLarge(ctx, abs, rel, a, info.Size())
 	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
@@ -166,18 +167,23 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 
 // readLarge streams a file too big to load, showing only the requested
 // window. Such files are not recorded, so edit_file will not edit them.
-func (t *readFileTool) readLarge(abs, rel string, a readArgs, size int64) Result {
+func (t *readFileTool) readLarge(ctx context.Context, abs, rel string, a readArgs, size int64) Result {
 	f, err := os.Open(abs)
 	if err != nil {
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
 	}
 	defer func() { _ = f.Close() }()
-	br := bufio.NewReaderSize(f, 64<<10)
+	// A single line can be gigabytes long (a sparse file costs nothing to
+	// make); reading through it must still stop when the call is cancelled.
+	br := bufio.NewReaderSize(ctxReader{ctx: ctx, r: f}, 64<<10)
 	head, _ := br.Peek(binarySniffLen)
 	if why := binaryReason(head); why != "" {
 		return errorResult(binaryRefusal(rel, why))
 	}
-	pr := newLinePrinter(outputCap(t.w), a.Offset)
+	// The note saying why only a window is shown is added after the lines;
+	// its room is kept so the result still fits the cap.
+	note := fmt.Sprintf("\n[%s is %s, too large to read whole; read_file shows it a window at a time]", displayPath(rel), formatSize(int(size)))
+	pr := newLinePrinter(outputCap(t.w)-len(note), a.Offset)
 	lineNo := 0
 	for pr.shown < a.Limit {
 		line, dropped, err := readLongLine(br, readMaxLineChars*utf8.UTFMax)
@@ -192,12 +198,29 @@ func (t *readFileTool) readLarge(abs, rel string, a readArgs, size int64) Result
 			break
 		}
 	}
+	if ctx.Err() != nil {
+		return Result{Status: StatusCancelled, Output: "read_file cancelled"}
+	}
 	if pr.shown == 0 {
 		return errorResult(fmt.Sprintf("offset %d is past the end of %s, which has %d lines", a.Offset, displayPath(rel), lineNo))
 	}
 	res := pr.result(rel, -1)
-	res.Output += fmt.Sprintf("\n[%s is %s, too large to read whole; read_file shows it a window at a time]", displayPath(rel), formatSize(int(size)))
+	// A name long enough to leave no room for lines still gets the cap.
+	res.Output = Cap(res.Output+note, outputCap(t.w), "call read_file with a smaller limit")
 	return res
+}
+
+// ctxReader fails reads once ctx is done.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // readLongLine returns the next line without its newline, keeping at most

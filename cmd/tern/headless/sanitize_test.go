@@ -1,6 +1,9 @@
 package headless
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestSanitize(t *testing.T) {
 	t.Parallel()
@@ -47,6 +50,11 @@ func FuzzSanitize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		out := Sanitize(in)
+		// Valid UTF-8 means a raw 0x80-0x9F byte can only be a continuation
+		// byte of a printable character, never an 8-bit control.
+		if !utf8.ValidString(out) {
+			t.Fatalf("Sanitize(%q) = %q is not valid UTF-8", in, out)
+		}
 		for _, r := range out {
 			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
 				t.Fatalf("Sanitize(%q) = %q keeps control %U", in, out, r)
