@@ -11,6 +11,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/tools"
 )
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
@@ -26,30 +28,19 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 	}
 }
 
-func TestListFilesHonoursGitignore(t *testing.T) {
+func TestWalkFilesUsesTheLister(t *testing.T) {
 	t.Parallel()
-	root := t.TempDir()
-	writeFiles(t, root, map[string]string{
-		".gitignore":          "*.log\nbuild/\n",
-		"main.go":             "package main",
-		"debug.log":           "x",
-		"build/out.bin":       "x",
-		"pkg/a.go":            "package pkg",
-		"pkg/.gitignore":      "gen_*.go\n",
-		"pkg/gen_x.go":        "package pkg",
-		".git/config":         "x",
-		"docs/guide/intro.md": "# hi",
-	})
-	got, err := listFiles(context.Background(), root)
-	if err != nil {
-		t.Fatal(err)
+	var gotMax int
+	list := func(_ context.Context, max int) ([]string, error) {
+		gotMax = max
+		return []string{"a.go", "b/c.go"}, nil
 	}
-	want := []string{".gitignore", "docs/guide/intro.md", "main.go", "pkg/.gitignore", "pkg/a.go"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("files %q, want %q", got, want)
+	msg, ok := walkFiles(context.Background(), list)().(filesMsg)
+	if !ok || msg.err != nil || !reflect.DeepEqual(msg.files, []string{"a.go", "b/c.go"}) || gotMax != maxMentionFiles {
+		t.Fatalf("walkFiles = %+v (max %d)", msg, gotMax)
 	}
-	if _, err := listFiles(context.Background(), filepath.Join(root, "missing")); err == nil {
-		t.Error("a missing workspace listed without error")
+	if msg, _ := walkFiles(context.Background(), nil)().(filesMsg); msg.err == nil {
+		t.Error("no lister gave no error")
 	}
 }
 
@@ -66,7 +57,11 @@ func TestMentionPickerAndAttach(t *testing.T) {
 		b, err := os.ReadFile(filepath.Join(root, p))
 		return string(b), err
 	}
-	m, fb := newTestModel(t, Options{Workspace: root, Attach: attach})
+	ws, err := tools.NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, fb := newTestModel(t, Options{Workspace: root, Attach: attach, Files: ws.ListFiles})
 	typeText(m, "look at @pars")
 	if m.pal == nil || m.pal.kind != palFiles {
 		t.Fatal("no file picker after @")

@@ -94,7 +94,7 @@ func (m *model) refreshPalette() tea.Cmd {
 		m.pal.filter(query)
 		if m.files == nil && !m.walking && m.filesErr == nil {
 			m.walking = true
-			return walkFiles(m.ctx, m.opts.Workspace)
+			return walkFiles(m.ctx, m.opts.Files)
 		}
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/ternhq/tern/agent"
 )
@@ -51,6 +52,9 @@ type Options struct {
 	// Attach reads an @-mentioned file for the model (clamped, secrets
 	// refused); nil attaches nothing.
 	Attach func(path string) (string, error)
+	// Files lists up to max workspace files for the @-mention picker, with
+	// the tools' rules (.gitignore, secrets, links); nil offers none.
+	Files func(ctx context.Context, max int) ([]string, error)
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It
@@ -60,7 +64,10 @@ func Run(ctx context.Context, opts Options) error {
 		return errors.New("tui: no agent to drive")
 	}
 	m := newModel(ctx, opts, os.Getenv)
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	// lipgloss detected stdout's colour profile when it was loaded; Bubble Tea
+	// would detect it again, the same way, and inside tmux that runs
+	// `tmux info` a second time (10-25 ms of the launch).
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile))
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)

@@ -42,6 +42,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		ContextWindow: a.ContextWindow,
 		Shell:         userShell(a.Registry),
 		Attach:        attachFile(a.Registry),
+		Files:         a.Files,
 	})
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))
