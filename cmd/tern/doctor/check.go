@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ternhq/tern/cmd/tern/headless"
+	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Mark is a check's outcome; the set is closed.
@@ -91,5 +91,5 @@ func Write(w io.Writer, checks []Check) error {
 // oneLine keeps a message on its line and strips anything a terminal would
 // interpret: details quote gateways' answers, which are not trusted.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(headless.Sanitize(s)), " ")
+	return strings.Join(strings.Fields(sanitize.Clean(s)), " ")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Agent is what Run needs from an agent; *agent.Agent satisfies it.
@@ -136,7 +137,7 @@ func (r *runner) finish(f *agent.Finish) agent.FinishReason {
 		f = &agent.Finish{Reason: agent.FinishFailed}
 	}
 	if !r.opts.JSON && r.final != "" {
-		text := Sanitize(r.final)
+		text := sanitize.Clean(r.final)
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
@@ -164,7 +165,7 @@ func (r *runner) progressf(format string, args ...any) {
 // stderrf writes one sanitized, redacted line to stderr. Errors writing
 // diagnostics have nowhere to go, so they are dropped.
 func (r *runner) stderrf(format string, args ...any) {
-	line := Sanitize(fmt.Sprintf(format, args...))
+	line := sanitize.Clean(fmt.Sprintf(format, args...))
 	_, _ = io.WriteString(r.opts.Stderr, r.redact(line)+"\n")
 }
 
