@@ -81,6 +81,10 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	ask := ruling{verdict: verdictAsk}
 	if edit {
 		ask.scope, ask.grants = editScope, []string{editScope.Key}
+		if why := a.danger(args).protectedEdit(tg.rel); why != "" {
+			ask.always, ask.reason = true, "This call "+why+"."
+			return ask
+		}
 	} else {
 		ask.scope, ask.grants = shellScope(name, tg.commands)
 		if tg.shell {
@@ -160,6 +164,9 @@ func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) targe
 		tg.command = ca.Command
 		tg.commands = parseShell(ca.Command)
 		for _, c := range tg.commands {
+			if len(c.words) == 0 {
+				continue // a bare redirection ("> file"), seen by the protected-path check
+			}
 			tg.segments = append(tg.segments, c.text)
 			if p := plainCommand(c); p != "" {
 				tg.plain = append(tg.plain, p)

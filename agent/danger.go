@@ -16,7 +16,8 @@ type dangerCheck struct {
 
 // reason returns why a shell command must ask under every policy (rm -r
 // reaching outside the workspace, force pushes, hard resets, mkfs, dd onto a
-// device, a download piped into a shell), or "" when it need not. Every
+// device, a download piped into a shell, a write to a protected path; see
+// protect.go), or "" when it need not. Every
 // command of a compound line is checked, including nested ones.
 func (d dangerCheck) reason(line string) string {
 	cmds := parseShell(line)
@@ -26,6 +27,9 @@ func (d dangerCheck) reason(line string) string {
 	cwds := []string{d.workdir}
 	for i, c := range cmds {
 		words := c.words[programIndex(c.words):]
+		if r := d.writeReason(c, words, cwds); r != "" {
+			return r
+		}
 		if len(words) == 0 {
 			continue
 		}

@@ -31,6 +31,10 @@ type shellCommand struct {
 	// sep is the operator that ended the command ("&&", "||", "|", ";",
 	// "&", "\n", "(", ")" or "" at the end).
 	sep string
+	// writes are the files the command's output redirections (>, >>, >|,
+	// &>, <>, >&file) open for writing. A command with such a redirection
+	// but no words ("> file") is kept for them.
+	writes []shellWord
 }
 
 // parseShell splits a command line into its simple commands, in order, including
@@ -63,8 +67,13 @@ type shellParser struct {
 	expand bool
 	glob   bool
 
-	// redirect is true when the next word is a redirection target.
-	redirect bool
+	// redirect is true when the next word is a redirection target;
+	// redirectOut when that target is opened for writing, redirectDup when
+	// the operator (>& or <&) may instead name a file descriptor.
+	redirect    bool
+	redirectOut bool
+	redirectDup bool
+	writes      []shellWord
 	// heredoc is set when the target is a heredoc delimiter; heredocs holds
 	// the delimiters whose bodies start after the next newline.
 	heredoc     bool
@@ -284,6 +293,8 @@ func (p *shellParser) redirection() {
 	} else {
 		p.endWord()
 	}
+	p.redirectOut = !p.at("<") || p.at("<>")
+	p.redirectDup = p.at(">&") || p.at("<&")
 	switch {
 	case p.at("<<<"):
 		p.i += 3
@@ -345,6 +356,8 @@ func (p *shellParser) endWord() {
 		if p.heredoc {
 			p.heredocs = append(p.heredocs, heredocMark{delim: w.val, tabs: p.heredocTabs})
 			p.heredoc = false
+		} else if p.redirectOut && (!p.redirectDup || !isDigits(w.val) && w.val != "-") {
+			p.writes = append(p.writes, w)
 		}
 		return
 	}
@@ -354,7 +367,7 @@ func (p *shellParser) endWord() {
 func (p *shellParser) endCommand(end int, sep string) {
 	p.endWord()
 	p.redirect = false
-	if len(p.words) > 0 {
+	if len(p.words) > 0 || len(p.writes) > 0 {
 		p.out = append(p.out, shellCommand{
 			text:     strings.TrimSpace(p.src[p.start:end]),
 			words:    p.words,
@@ -362,9 +375,11 @@ func (p *shellParser) endCommand(end int, sep string) {
 			nested:   p.nested,
 			subshell: p.depth > 0,
 			sep:      sep,
+			writes:   p.writes,
 		})
 	}
 	p.words = nil
+	p.writes = nil
 	p.piped = false
 }
 

@@ -6,12 +6,18 @@ package tools
 // commands (cmd/tern passes os.Environ()); tern's own API keys are removed
 // from it (see FilterEnv).
 func DefaultRegistry(w *Workspace, env []string) *Registry {
+	return DefaultRegistryWith(w, env, ShellOptions{})
+}
+
+// DefaultRegistryWith is DefaultRegistry with run_shell's options (its
+// sandbox and session TMPDIR; see NewRunShellWith).
+func DefaultRegistryWith(w *Workspace, env []string, shell ShellOptions) *Registry {
 	return NewRegistry(
 		NewReadFile(w),
 		NewListFiles(w),
 		NewGrep(w),
 		NewEditFile(w),
 		NewWriteFile(w),
-		NewRunShell(w, env),
+		NewRunShellWith(w, env, shell),
 	)
 }

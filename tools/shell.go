@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ternhq/tern/tools/sandbox"
 )
 
 // The limits of run_shell's timeout_s.
@@ -94,18 +96,98 @@ type shellArgs struct {
 type runShell struct {
 	w   *Workspace
 	env []string
+	// tmp is the session's temporary directory, exported as TMPDIR ("": none).
+	tmp string
+	// policy confines every command when set (Landlock is available).
+	policy *sandbox.Policy
+	// sandboxNote explains a permission error of a confined command.
+	sandboxNote string
+}
+
+// ShellOptions configure run_shell beyond its workspace and environment.
+type ShellOptions struct {
+	// Sandbox, when set, confines every command where Landlock is
+	// available: it may write only under the workspace root, TempDir and
+	// Sandbox.Writable, may not read Sandbox.DenyRead, and has no network
+	// with Sandbox.NoNetwork. Where Landlock is unavailable commands run
+	// unconfined; sandbox.Check tells the user so.
+	Sandbox *sandbox.Policy
+	// TempDir, when set, is the session's temporary directory: commands get
+	// it as TMPDIR, and the sandbox lets them write there.
+	TempDir string
 }
 
 // NewRunShell returns the run_shell tool, which runs commands with bash in
 // workspace w. env is the environment to pass on (cmd/tern passes
 // os.Environ()); FilterEnv removes tern's own API keys from it.
 func NewRunShell(w *Workspace, env []string) Tool {
-	return &runShell{w: w, env: FilterEnv(env)}
+	return NewRunShellWith(w, env, ShellOptions{})
 }
 
-// Spec describes run_shell to the model.
+// NewRunShellWith returns run_shell with options: a sandbox for its
+// commands and a session TMPDIR. Programs using a sandbox must call
+// sandbox.MaybeRunLauncher first thing in main (and tests in TestMain):
+// confined commands start through the running binary.
+func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
+	t := &runShell{w: w, env: FilterEnv(env), tmp: opts.TempDir}
+	if opts.Sandbox != nil {
+		if _, ok, _ := sandbox.Available(); ok {
+			p := *opts.Sandbox
+			p.Writable = append([]string{w.Root}, p.Writable...)
+			if t.tmp != "" {
+				p.Writable = append(p.Writable, t.tmp)
+			}
+			t.policy = &p
+			t.sandboxNote = sandboxNote(p, t.tmp)
+		}
+	}
+	return t
+}
+
+// Spec describes run_shell to the model, with the sandbox's limits when
+// commands are confined, so the model keeps its work where it may write.
 func (t *runShell) Spec() Spec {
-	return Spec{Name: "run_shell", Description: shellDescription, Parameters: shellSchema()}
+	desc := shellDescription
+	if t.policy != nil {
+		desc += " Commands run in a sandbox: they may write only inside the workspace, in $TMPDIR and in the build tools' caches"
+		if len(t.policy.DenyRead) > 0 {
+			desc += ", may not read credentials such as " + t.policy.DenyRead[0]
+		}
+		if t.policy.NoNetwork {
+			desc += ", and have no network access"
+		}
+		desc += "; use $TMPDIR, not /tmp, for temporary files."
+	}
+	return Spec{Name: "run_shell", Description: desc, Parameters: shellSchema()}
+}
+
+// sandboxNote is what run_shell adds to the output of a confined command
+// that failed with a permission error, so the model knows the cause and
+// what to do instead of retrying.
+func sandboxNote(p sandbox.Policy, tmp string) string {
+	var b strings.Builder
+	b.WriteString("note: this command ran in tern's sandbox, which allows writes only inside the workspace")
+	if tmp != "" {
+		b.WriteString(", $TMPDIR (" + tmp + ")")
+	}
+	b.WriteString(" and the toolchain caches")
+	if len(p.DenyRead) > 0 {
+		b.WriteString(", and refuses reads of " + strings.Join(p.DenyRead, ", "))
+	}
+	if p.NoNetwork {
+		b.WriteString("; network access is blocked")
+	}
+	b.WriteString(`. A "Permission denied" or "Operation not permitted" above may come from it: ` +
+		"keep files in the workspace or $TMPDIR; if the command truly needs more, ask the user, " +
+		"who can add writable_roots in config.toml or run tern with --sandbox off.")
+	return b.String()
+}
+
+// permissionError reports whether command output holds the messages a
+// sandbox refusal produces.
+func permissionError(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "permission denied") || strings.Contains(s, "operation not permitted")
 }
 
 // Kind is KindShell: commands ask for approval under the default and
@@ -183,6 +265,10 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		return Result{Status: StatusCancelled, Output: "cancelled by the user before the command started", Summary: "cancelled"}
 	}
 
+	// The hook's after function runs as Run returns, when the command's
+	// process group is gone and its output read.
+	defer t.w.beforeCommand(ctx, p.command)()
+
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return failureResult(fmt.Errorf("create the output pipe: %w", err))
@@ -190,6 +276,11 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	cmd := exec.Command("bash", "-c", p.command)
 	cmd.Dir = p.dir
 	cmd.Env = append(withoutVar(t.env, "PWD"), "PWD="+p.dir)
+	if t.tmp != "" {
+		cmd.Env = append(withoutVar(cmd.Env, "TMPDIR"), "TMPDIR="+t.tmp)
+		// A command may have removed it; the next one gets it back.
+		_ = os.MkdirAll(t.tmp, 0o700)
+	}
 	cmd.Stdout = pw
 	cmd.Stderr = pw
 	// A session of its own gives the command its own process group, which
@@ -197,6 +288,13 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	// for a password fails at once instead of stopping in the background or
 	// writing over the TUI.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if t.policy != nil {
+		if err := sandbox.Wrap(cmd, *t.policy); err != nil {
+			_ = pr.Close()
+			_ = pw.Close()
+			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash in the sandbox: %v", err)})
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		_ = pr.Close()
 		_ = pw.Close()
@@ -268,6 +366,9 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	default:
 		trailer = fmt.Sprintf("exit code: %d", code)
 		summary = fmt.Sprintf("exit %d", code)
+		if t.policy != nil && code != 0 && (permissionError(string(buf.head)) || permissionError(string(buf.tail))) {
+			trailer = t.sandboxNote + "\n" + trailer
+		}
 	}
 	if p.note != "" {
 		trailer = p.note + "\n" + trailer

@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -124,5 +126,33 @@ func TestInGitRepo(t *testing.T) {
 	}
 	if !inGitRepo(deep) || !inGitRepo(root) {
 		t.Error("a .git directory above was not found")
+	}
+}
+
+func TestSweepSessionDirs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	// A process that has exited: its id is free (and not reused this soon).
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Skip("no true command")
+	}
+	names := map[string]bool{
+		sessionDirPrefix + strconv.Itoa(os.Getpid()) + "-1":      true,  // this process
+		sessionDirPrefix + strconv.Itoa(gone.Process.Pid) + "-2": false, // gone
+		sessionDirPrefix + "notapid-3":                           true,
+		"other-dir":                                              true,
+	}
+	for n := range names {
+		if err := os.Mkdir(filepath.Join(dir, n), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sweepSessionDirs(dir)
+	for n, keep := range names {
+		_, err := os.Stat(filepath.Join(dir, n))
+		if (err == nil) != keep {
+			t.Errorf("%s: exists %v, want %v", n, err == nil, keep)
+		}
 	}
 }

@@ -18,6 +18,8 @@ type commonFlags struct {
 	maxSteps    int
 	maxAttempts int
 	skip        bool
+	sandbox     string
+	noNetwork   bool
 	// theme is only registered for the interactive interface.
 	theme string
 }
@@ -35,6 +37,8 @@ func newFlagSet(name string) (*flag.FlagSet, *commonFlags) {
 	fs.IntVar(&f.maxSteps, config.FlagMaxSteps, 0, "model requests per turn")
 	fs.IntVar(&f.maxAttempts, config.FlagMaxAttempts, 0, "attempts per model request")
 	fs.BoolVar(&f.skip, config.FlagSkipApprovals, false, "run even always-ask commands without asking")
+	fs.StringVar(&f.sandbox, config.FlagSandbox, "on", "confine shell commands: on or off")
+	fs.BoolVar(&f.noNetwork, config.FlagNoNetwork, false, "deny shell commands the network")
 	return fs, f
 }
 
@@ -57,6 +61,10 @@ func (f *commonFlags) config() config.Flags {
 			out.MaxAttempts = &f.maxAttempts
 		case config.FlagSkipApprovals:
 			out.SkipApprovals = &f.skip
+		case config.FlagSandbox:
+			out.Sandbox = &f.sandbox
+		case config.FlagNoNetwork:
+			out.NoNetwork = &f.noNetwork
 		}
 	})
 	return out

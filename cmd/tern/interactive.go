@@ -23,6 +23,7 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags) int {
 		c.printf(c.stderr, "tern: %v\n", err)
 		return exitUsage
 	}
+	defer a.Close()
 	return c.showInterface(ctx, a, flags.theme)
 }
 

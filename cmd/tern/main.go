@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/ternhq/tern/tools/sandbox"
 )
 
 // version is set at build time: go build -ldflags "-X main.version=v1.2.3".
@@ -25,6 +27,10 @@ const (
 )
 
 func main() {
+	// Shell commands start through this binary in its sandbox launcher
+	// mode, which confines itself and then runs the command; it never
+	// returns here.
+	sandbox.MaybeRunLauncher()
 	os.Exit(newCLI().main(context.Background(), os.Args[1:]))
 }
 

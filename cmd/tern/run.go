@@ -39,6 +39,10 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern run: %v\n", err)
 		return exitUsage
 	}
+	defer a.Close()
+	if a.Sandbox.Warning != "" && c.stderrIsTerminal {
+		c.printf(c.stderr, "tern: %s\n", a.Sandbox.Warning)
+	}
 
 	// The first SIGINT cancels the turn; restoring the default handler then
 	// lets a second one end tern at once if winding down hangs.

@@ -33,6 +33,9 @@ const commonFlagsUsage = `Flags (every command):
   --max-attempts N        tries per model request when the gateway fails in a retryable way (default 4)
   --dangerously-skip-approvals
                           run even the always-ask commands (rm -rf outside the workspace, git push --force, ...) unasked
+  --sandbox on|off        confine shell commands with Landlock on Linux: writes only in the workspace, a session
+                          TMPDIR and the toolchain caches; no reads of ~/.ssh, ~/.aws, ~/.gnupg (default on)
+  --no-network            also deny shell commands the network (Linux 6.7 or later)
 `
 
 const runUsage = `Usage: tern run [flags] PROMPT

@@ -15,6 +15,7 @@ import (
 	"github.com/ternhq/tern/provider/mock"
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/sandbox"
 )
 
 // app is a wired session: everything the interface or the headless runner
@@ -33,6 +34,23 @@ type app struct {
 	Redact func(string) string
 	// Registry holds the tools; `!` commands and @-mentions go through them.
 	Registry *tools.Registry
+	// Files lists workspace files for the @-mention picker.
+	Files func(ctx context.Context, max int) ([]string, error)
+	// Sandbox says how shell commands are confined. When its Warning is
+	// set (the sandbox is on but Landlock is unavailable, or --no-network
+	// cannot be enforced), the interface shows it once.
+	Sandbox sandbox.Status
+	// cleanup removes the session's temporary directory; Close calls it.
+	cleanup func()
+}
+
+// Close releases what the session holds outside the workspace (the
+// sandbox's TMPDIR); call it when the session ends.
+func (a *app) Close() {
+	if a.cleanup != nil {
+		a.cleanup()
+		a.cleanup = nil
+	}
 }
 
 // wireOptions say how the session will be used.
@@ -95,7 +113,17 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 	}
 	ws.OutputCap = cfg.OutputCap.V
 	ws.Secrets = cfg.SecretPatterns.V
-	reg := tools.DefaultRegistry(ws, c.environ)
+	shell, sandboxStatus, cleanup, err := c.sandboxShell(cfg)
+	if err != nil {
+		return nil, err
+	}
+	wired := false
+	defer func() {
+		if !wired {
+			cleanup()
+		}
+	}()
+	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
 	system := agent.BuildSystemPrompt(agent.SystemInfo{
 		OS:        runtime.GOOS,
 		Workspace: ws.Root,
@@ -116,6 +144,7 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	wired = true
 	return &app{
 		Agent:         a,
 		Model:         model,
@@ -127,6 +156,9 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 		Models:        models,
 		Redact:        redact,
 		Registry:      reg,
+		Files:         ws.ListFiles,
+		Sandbox:       sandboxStatus,
+		cleanup:       cleanup,
 	}, nil
 }
 

@@ -46,6 +46,15 @@ type Config struct {
 	OutputCap Value[int]
 	// SecretPatterns are base-name globs of files the read tools refuse.
 	SecretPatterns Value[[]string]
+	// Sandbox is true when shell commands run confined (--sandbox on).
+	Sandbox Value[bool]
+	// NoNetwork denies confined commands the network (--no-network).
+	NoNetwork Value[bool]
+	// WritableRoots are directories confined commands may write besides the
+	// workspace, the session's TMPDIR and the toolchain caches; absolute.
+	WritableRoots Value[[]string]
+	// DenyRead are paths confined commands may not read; absolute.
+	DenyRead Value[[]string]
 	// Models holds per-model settings keyed by model id.
 	Models map[string]ModelSettings
 }

@@ -25,7 +25,31 @@ type fileConfig struct {
 	MaxAttempts    *int                     `toml:"max_attempts"`
 	OutputCap      *int                     `toml:"output_cap"`
 	SecretPatterns *[]string                `toml:"secret_patterns"`
+	Sandbox        *onOff                   `toml:"sandbox"`
+	NoNetwork      *bool                    `toml:"no_network"`
+	WritableRoots  *[]string                `toml:"writable_roots"`
+	DenyRead       *[]string                `toml:"deny_read"`
 	Models         map[string]ModelSettings `toml:"models"`
+}
+
+// onOff is a switch written as a boolean or as "on"/"off" (sandbox = "off").
+type onOff bool
+
+// UnmarshalTOML accepts true, false, "on" and "off".
+func (o *onOff) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case bool:
+		*o = onOff(x)
+		return nil
+	case string:
+		b, err := parseOnOff(x)
+		if err != nil {
+			return err
+		}
+		*o = onOff(b)
+		return nil
+	}
+	return fmt.Errorf("%v is not on or off", v)
 }
 
 // readFile loads path. A missing file is not an error: it returns ok=false.

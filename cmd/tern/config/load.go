@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/sandbox"
 )
 
 // Environment variables tern reads. The LLM_* names win over the OPENAI_*
@@ -33,6 +34,8 @@ const (
 	FlagMaxSteps      = "max-steps"
 	FlagMaxAttempts   = "max-attempts"
 	FlagSkipApprovals = "dangerously-skip-approvals"
+	FlagSandbox       = "sandbox"
+	FlagNoNetwork     = "no-network"
 )
 
 // Flags holds the command-line values the user actually set; nil means the
@@ -45,6 +48,9 @@ type Flags struct {
 	MaxSteps      *int
 	MaxAttempts   *int
 	SkipApprovals *bool
+	// Sandbox is "on" or "off" as given to --sandbox.
+	Sandbox   *string
+	NoNetwork *bool
 }
 
 // Inputs are everything Load reads, passed in so tests need no process state.
@@ -131,6 +137,7 @@ func Load(in Inputs) (*Config, error) {
 	c.MaxSteps = resolveInt(in.Flags.MaxSteps, FlagMaxSteps, fc.MaxSteps, file, DefaultMaxSteps)
 	c.MaxAttempts = resolveInt(in.Flags.MaxAttempts, FlagMaxAttempts, fc.MaxAttempts, file, DefaultMaxAttempts)
 	c.OutputCap = resolveInt(nil, "", fc.OutputCap, file, tools.DefaultOutputCap)
+	errs = append(errs, c.resolveSandbox(in, fc, file)...)
 	for _, v := range []struct {
 		name string
 		val  Value[int]
@@ -149,6 +156,73 @@ func Load(in Inputs) (*Config, error) {
 		c.Models = map[string]ModelSettings{}
 	}
 	return c, errors.Join(errs...)
+}
+
+// resolveSandbox sets the sandbox settings: --sandbox and --no-network over
+// the file's sandbox, no_network, writable_roots and deny_read, over the
+// defaults (on; network open; no extra roots; ~/.ssh, ~/.aws, ~/.gnupg and
+// tern's config.toml unreadable).
+func (c *Config) resolveSandbox(in Inputs, fc fileConfig, file Source) []error {
+	var errs []error
+	c.Sandbox = Value[bool]{V: true, Source: Source{Kind: SourceDefault}}
+	switch {
+	case in.Flags.Sandbox != nil:
+		on, err := parseOnOff(*in.Flags.Sandbox)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", FlagSandbox, err))
+		}
+		c.Sandbox = Value[bool]{V: on, Source: Source{Kind: SourceFlag, Name: FlagSandbox}}
+	case fc.Sandbox != nil:
+		c.Sandbox = Value[bool]{V: bool(*fc.Sandbox), Source: file}
+	}
+	c.NoNetwork = Value[bool]{Source: Source{Kind: SourceDefault}}
+	switch {
+	case in.Flags.NoNetwork != nil:
+		c.NoNetwork = Value[bool]{V: *in.Flags.NoNetwork, Source: Source{Kind: SourceFlag, Name: FlagNoNetwork}}
+	case fc.NoNetwork != nil:
+		c.NoNetwork = Value[bool]{V: *fc.NoNetwork, Source: file}
+	}
+	c.WritableRoots = resolveList(fc.WritableRoots, file, nil)
+	c.DenyRead = resolveList(fc.DenyRead, file, sandbox.DefaultDenyRead(in.UserHome, c.Home.V))
+	for _, l := range []struct {
+		key string
+		val *Value[[]string]
+	}{{"writable_roots", &c.WritableRoots}, {"deny_read", &c.DenyRead}} {
+		for i, p := range l.val.V {
+			abs, err := expandPath(p, in.UserHome)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s from %s: %w", l.key, l.val.Source, err))
+				continue
+			}
+			l.val.V[i] = abs
+		}
+	}
+	return errs
+}
+
+// expandPath turns "~" and "~/..." into paths under home and checks that
+// the result is absolute.
+func expandPath(p, home string) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home == "" {
+			return "", fmt.Errorf("%q starts with ~ but the home directory is unknown; write an absolute path", p)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("%q is not an absolute path; write /abs/path or ~/path", p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// parseOnOff reads a switch given as on/off (or the spellings parseBool
+// accepts).
+func parseOnOff(s string) (bool, error) {
+	b, err := parseBool(s)
+	if err != nil {
+		return false, fmt.Errorf("%q is not on or off", s)
+	}
+	return b, nil
 }
 
 type envLookup func(names ...string) (string, Source, bool)

@@ -12,6 +12,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools/sandbox"
 )
 
 // DefaultTimeout bounds each network check.
@@ -67,6 +68,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	add(Check{Mark: Pass, Name: "limits", Detail: fmt.Sprintf("max_steps %d (%s), max_attempts %d (%s), output_cap %d bytes (%s)",
 		c.MaxSteps.V, c.MaxSteps.Source, c.MaxAttempts.V, c.MaxAttempts.Source, c.OutputCap.V, c.OutputCap.Source)})
 	add(Check{Mark: Pass, Name: "secret files", Detail: fmt.Sprintf("%s (%s)", strings.Join(c.SecretPatterns.V, " "), c.SecretPatterns.Source)})
+	add(sandboxCheck(c, sandbox.Check(c.Sandbox.V, c.NoNetwork.V)))
 
 	if offline {
 		for _, name := range []string{"gateway", "model listed", "streaming"} {
@@ -138,6 +140,30 @@ func policyCheck(c *config.Config) Check {
 		d += "; --dangerously-skip-approvals is on: even always-ask commands run unasked"
 	}
 	return Check{Mark: Pass, Name: "approval", Detail: d}
+}
+
+// sandboxCheck says whether shell commands run confined, and how: Landlock
+// with its ABI version and the configured paths, off on purpose, or
+// unavailable (then tern relies on approvals, which is not a failure of
+// the configuration).
+func sandboxCheck(c *config.Config, st sandbox.Status) Check {
+	ch := Check{Mark: Pass, Name: "sandbox", Detail: st.Summary + " (sandbox " + c.Sandbox.Source.String() + ")"}
+	switch {
+	case st.Active:
+		list := func(v config.Value[[]string]) string {
+			if len(v.V) == 0 {
+				return "none (" + v.Source.String() + ")"
+			}
+			return strings.Join(v.V, " ") + " (" + v.Source.String() + ")"
+		}
+		ch.Detail += "; deny_read " + list(c.DenyRead) + "; writable_roots " + list(c.WritableRoots)
+		if st.Warning != "" {
+			ch.Mark, ch.Fix = Fail, "drop --no-network / no_network, or run tern on Linux 6.7 or later"
+		}
+	case c.Sandbox.V:
+		ch.Mark = Skip
+	}
+	return ch
 }
 
 func rulesCheck(c *config.Config) Check {

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/ternhq/tern/cmd/tern/config"
+	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/sandbox"
+)
+
+// sandboxShell returns run_shell's options for the configuration: when the
+// sandbox is on and Landlock is available, the policy (the toolchain caches
+// and writable_roots writable, deny_read unreadable, no_network) and a
+// fresh session TMPDIR, with the function that removes that directory.
+func (c *cli) sandboxShell(cfg *config.Config) (tools.ShellOptions, sandbox.Status, func(), error) {
+	st := sandbox.Check(cfg.Sandbox.V, cfg.NoNetwork.V)
+	if !st.Active {
+		return tools.ShellOptions{}, st, func() {}, nil
+	}
+	sweepSessionDirs(os.TempDir())
+	tmp, err := os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return tools.ShellOptions{}, st, nil, fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
+	}
+	p := sandbox.Policy{
+		Writable:  append(sandbox.ToolchainCaches(c.getenv, c.userHome), cfg.WritableRoots.V...),
+		DenyRead:  cfg.DenyRead.V,
+		NoNetwork: cfg.NoNetwork.V,
+	}
+	return tools.ShellOptions{Sandbox: &p, TempDir: tmp}, st, func() { _ = os.RemoveAll(tmp) }, nil
+}
+
+// sessionDirPrefix starts the name of a session's TMPDIR, followed by the
+// process id of the tern that made it.
+const sessionDirPrefix = "tern-session-"
+
+// sweepSessionDirs removes the session directories in dir left by tern
+// processes that are gone (killed before they could remove their own).
+// Another user's directories stay: removing them fails.
+func sweepSessionDirs(dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), sessionDirPrefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 || processAlive(pid) {
+			continue
+		}
+		_ = os.RemoveAll(filepath.Join(dir, e.Name()))
+	}
+}
+
+// processAlive reports whether a process with this id exists (EPERM: it
+// does, owned by someone else).
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
+}

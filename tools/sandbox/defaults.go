@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultDenyRead returns the paths a confined command may not read unless
+// configured otherwise: the keys and credentials in ~/.ssh, ~/.aws and
+// ~/.gnupg, and tern's own config.toml (which may hold the API key) in
+// ternHome. An empty home or ternHome leaves its entries out.
+func DefaultDenyRead(home, ternHome string) []string {
+	var out []string
+	if home != "" {
+		for _, d := range []string{".ssh", ".aws", ".gnupg"} {
+			out = append(out, filepath.Join(home, d))
+		}
+	}
+	if ternHome != "" {
+		out = append(out, filepath.Join(ternHome, "config.toml"))
+	}
+	return out
+}
+
+// ToolchainCaches returns the caches build tools write to outside the
+// workspace, computed the way the tools do, without running them: Go's
+// build cache (GOCACHE, else $XDG_CACHE_HOME/go-build, else
+// ~/.cache/go-build) and module cache (GOMODCACHE, else the first GOPATH
+// entry's pkg/mod, else ~/go/pkg/mod), with values set by `go env -w`
+// honoured, and npm's cache (npm_config_cache, else ~/.npm). getenv reads
+// the environment the commands get.
+func ToolchainCaches(getenv func(string) string, home string) []string {
+	goenv := goEnvFile(getenv, home)
+	get := func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return goenv[name]
+	}
+	var out []string
+	add := func(p string) {
+		if filepath.IsAbs(p) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	switch c := get("GOCACHE"); {
+	case c == "off":
+	case c != "":
+		add(c)
+	case getenv("XDG_CACHE_HOME") != "":
+		add(filepath.Join(getenv("XDG_CACHE_HOME"), "go-build"))
+	case home != "":
+		add(filepath.Join(home, ".cache", "go-build"))
+	}
+	switch m, gopath := get("GOMODCACHE"), get("GOPATH"); {
+	case m != "":
+		add(m)
+	case gopath != "":
+		add(filepath.Join(filepath.SplitList(gopath)[0], "pkg", "mod"))
+	case home != "":
+		add(filepath.Join(home, "go", "pkg", "mod"))
+	}
+	switch n := getenv("npm_config_cache"); {
+	case n != "":
+		add(n)
+	case home != "":
+		add(filepath.Join(home, ".npm"))
+	}
+	return out
+}
+
+// goEnvFile reads the settings `go env -w` wrote ($GOENV, else
+// $XDG_CONFIG_HOME/go/env, else ~/.config/go/env); a missing or unreadable
+// file gives none.
+func goEnvFile(getenv func(string) string, home string) map[string]string {
+	path := getenv("GOENV")
+	switch {
+	case path == "off":
+		return nil
+	case path != "":
+	case getenv("XDG_CONFIG_HOME") != "":
+		path = filepath.Join(getenv("XDG_CONFIG_HOME"), "go", "env")
+	case home != "":
+		path = filepath.Join(home, ".config", "go", "env")
+	default:
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = f.Close() }()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(strings.TrimSpace(sc.Text()), "=")
+		if ok && k != "" && !strings.HasPrefix(k, "#") {
+			out[k] = strings.Trim(v, `"'`)
+		}
+	}
+	return out
+}
