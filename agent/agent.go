@@ -52,6 +52,14 @@ type Options struct {
 	Temperature *float32
 	// MaxTokens limits each completion when positive.
 	MaxTokens int
+	// History is the conversation to continue, after the system prompt (it
+	// holds no system message), as when a session is resumed: the first
+	// request then sends System followed by History, byte for byte as
+	// before. Empty starts a new conversation.
+	History []provider.Message
+	// Grants are "allow for this session" keys granted earlier (the
+	// ApprovalRequest.Grants of AllowSession answers), restored on resume.
+	Grants []string
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -130,6 +138,9 @@ func New(opts Options) (*Agent, error) {
 				r.raw, r.tool, strings.Join(opts.Tools.Names(), ", "))
 		}
 	}
+	if err := validHistory(opts.History); err != nil {
+		return nil, err
+	}
 	specs := opts.Tools.Specs()
 	ps := make([]provider.ToolSpec, len(specs))
 	for i, s := range specs {
@@ -151,7 +162,15 @@ func New(opts Options) (*Agent, error) {
 		grants:     make(map[string]bool),
 		ids:        make(map[string]bool),
 	}
-	a.messages = a.initialMessages()
+	for _, g := range opts.Grants {
+		if g == "" {
+			return nil, errEmptyGrant
+		}
+		a.grants[g] = true
+	}
+	a.messages = append(a.initialMessages(), cloneMessages(opts.History)...)
+	a.noteIDsLocked(opts.History)
+	a.opts.History, a.opts.Grants = nil, nil // held in messages and grants now
 	return a, nil
 }
 
@@ -275,12 +294,7 @@ func (a *Agent) Reset() error {
 func (a *Agent) Messages() []provider.Message {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := make([]provider.Message, len(a.messages))
-	for i, m := range a.messages {
-		m.ToolCalls = append([]provider.ToolCall(nil), m.ToolCalls...)
-		out[i] = m
-	}
-	return out
+	return cloneMessages(a.messages)
 }
 
 // appendMessages adds messages to the conversation; it is append-only so the

@@ -70,6 +70,10 @@ type ApprovalRequest struct {
 	Preview tools.Preview
 	// Scope is what AllowSession would remember.
 	Scope Scope
+	// Grants are the keys AllowSession records for Scope, one per command
+	// prefix ("run_shell:go test", "run_shell:git status"); a session log
+	// keeps them so Options.Grants can restore them on resume.
+	Grants []string
 	// Always is true for commands that ask under every policy (rm -rf /,
 	// git push --force, ...); it says why in Reason.
 	Always bool

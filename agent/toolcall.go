@@ -77,11 +77,7 @@ func (t *turn) runCalls(calls []*preparedCall) {
 		} else {
 			res = t.execute(pc)
 		}
-		t.a.appendMessages(provider.Message{
-			Role:       provider.RoleTool,
-			ToolCallID: pc.call.ID,
-			Content:    formatResult(pc.call.Name, res.Status, res.Output),
-		})
+		t.a.appendMessages(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output))
 		t.emit(Event{Kind: EventToolFinished, Call: pc.call, Result: &res})
 	}
 }
@@ -155,6 +151,7 @@ func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r ruling) *Ap
 	t.a.mu.Unlock()
 	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.scope)
 	req.Always, req.Reason = r.always, r.reason
+	req.Grants = append([]string(nil), r.grants...)
 	return req
 }
 

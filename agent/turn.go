@@ -142,14 +142,10 @@ func (t *turn) keepAnswer(at *attempt, calls []*preparedCall) {
 // interrupted, and closes the calls it had started.
 func (t *turn) keepInterrupted(at *attempt) {
 	t.abandonCalls(at, tools.StatusCancelled, "Cancelled by the user before the call was complete.")
-	text, reasoning := at.acc.Text(), at.acc.Reasoning()
 	if !at.streamed {
 		return
 	}
-	if text != "" {
-		text += "\n\n"
-	}
-	t.a.appendMessages(provider.Message{Role: provider.RoleAssistant, Content: text + interruptedMark, Reasoning: reasoning})
+	t.a.appendMessages(InterruptedMessage(at.acc.Text(), at.acc.Reasoning()))
 }
 
 // abandonCalls finishes the calls an unfinished answer announced; they never

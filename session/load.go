@@ -175,6 +175,8 @@ func decodeRecord(line []byte) (r rawRecord, known bool, err error) {
 		b, err = decodeBody[ErrorRecord](line)
 	case TypeCheckpoint:
 		b, err = decodeBody[Checkpoint](line)
+	case TypeSnapshot:
+		b, err = decodeBody[Snapshot](line)
 	}
 	if err != nil {
 		return r, false, err

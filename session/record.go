@@ -21,6 +21,7 @@ const (
 	TypeRewind           Type = "rewind"
 	TypeError            Type = "error"
 	TypeCheckpoint       Type = "checkpoint"
+	TypeSnapshot         Type = "snapshot"
 )
 
 // Body is the payload of one record. Only this package's record types
@@ -171,6 +172,9 @@ type Rewind struct {
 	Turn         int  `json:"turn"`
 	Code         bool `json:"code"`
 	Conversation bool `json:"conversation"`
+	// Undo, when set, is the seq of an earlier rewind this one undid: the
+	// session went back to the state just before that record instead.
+	Undo int64 `json:"undo,omitempty"`
 }
 
 // ErrorRecord is an error worth keeping in the transcript, such as a failed
@@ -190,6 +194,25 @@ type Checkpoint struct {
 	Turn int    `json:"turn"`
 	Path string `json:"path"`
 	Hash string `json:"hash"`
+	// After names the content the change left (a blob, or Absent), so a
+	// later rewind can tell whether the file was changed outside tern
+	// since; empty when unknown.
+	After string `json:"after,omitempty"`
+	// Rewind is the seq of the rewind record whose restore made this change
+	// (Turn is then 0), so that rewind can itself be undone.
+	Rewind int64 `json:"rewind,omitempty"`
+}
+
+// Snapshot records that a shell command ran in Turn between two snapshots
+// of the working tree in the workspace's shadow git repository (see
+// Shadow), so a rewind can also restore what the command changed. Before
+// and After are snapshot ids (git tree ids there); it is written only when
+// they differ.
+type Snapshot struct {
+	Turn    int    `json:"turn"`
+	Command string `json:"command,omitempty"`
+	Before  string `json:"before"`
+	After   string `json:"after"`
 }
 
 // Type implements Body.
@@ -231,6 +254,9 @@ func (ErrorRecord) Type() Type { return TypeError }
 // Type implements Body.
 func (Checkpoint) Type() Type { return TypeCheckpoint }
 
+// Type implements Body.
+func (Snapshot) Type() Type { return TypeSnapshot }
+
 func (UserMessage) isBody()      {}
 func (AssistantMessage) isBody() {}
 func (AssistantDelta) isBody()   {}
@@ -244,3 +270,4 @@ func (Compaction) isBody()       {}
 func (Rewind) isBody()           {}
 func (ErrorRecord) isBody()      {}
 func (Checkpoint) isBody()       {}
+func (Snapshot) isBody()         {}

@@ -15,6 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 var allTypes = []Type{
 	TypeUserMessage, TypeAssistantMessage, TypeAssistantDelta, TypeToolResult, TypeApproval, TypeGrant,
 	TypeUsage, TypeModelChange, TypePolicyChange, TypeCompaction, TypeRewind, TypeError, TypeCheckpoint,
+	TypeSnapshot,
 }
 
 // sample is a record of each type with every field set, with characters JSON
@@ -49,6 +50,8 @@ func sample(t Type) Body {
 		return ErrorRecord{Kind: "rate_limit", Message: "429 Too Many Requests"}
 	case TypeCheckpoint:
 		return Checkpoint{Turn: 3, Path: "internal/app.go", Hash: Absent}
+	case TypeSnapshot:
+		return Snapshot{Turn: 3, Command: "go generate ./...", Before: "4b825dc642cb6eb9a060e54bf8d69288fbee4904", After: "5f1c8e0a0b4d3c2e1f0a9b8c7d6e5f4a3b2c1d0e"}
 	}
 	panic("no sample for " + string(t))
 }

@@ -88,10 +88,14 @@ func (t *editFile) Run(ctx context.Context, args json.RawMessage, _ func(string)
 	if err != nil {
 		return failureResult(err)
 	}
+	if err := t.w.beforeWrite(p.abs, p.rel); err != nil {
+		return failureResult(fmt.Errorf("edit %s: the file was not changed because its current content could not be saved first: %w", displayPath(p.rel), err))
+	}
 	if err := writeFileAtomic(p.abs, []byte(p.after), p.mode); err != nil {
 		return failureResult(fmt.Errorf("edit %s: %w", displayPath(p.rel), err))
 	}
 	t.w.Files.Record(p.abs, []byte(p.after))
+	t.w.afterWrite(p.abs, p.rel, []byte(p.after))
 
 	added, removed := lineDelta(p.before, p.after)
 	summary := fmt.Sprintf("+%d -%d lines", added, removed)

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,6 +33,48 @@ type Workspace struct {
 	Secrets []string
 	// Files remembers what the model has read and written this session.
 	Files *FileState
+
+	// BeforeWrite, when set, is called by edit_file and write_file just
+	// before they change the file at abs (workspace-relative rel), while it
+	// still holds its previous content or does not exist yet, so a session
+	// can checkpoint it. An error stops the change: the tool fails with it.
+	BeforeWrite func(abs, rel string) error
+	// AfterWrite, when set, is called once such a change succeeded, with the
+	// content the file now holds.
+	AfterWrite func(abs, rel string, content []byte)
+	// BeforeCommand, when set, is called by run_shell just before it starts
+	// command, so a session can snapshot the files the command may change.
+	// The function it returns (nil allowed) is called once the command and
+	// every process it started are gone, also when it was cancelled or
+	// timed out.
+	BeforeCommand func(ctx context.Context, command string) (after func())
+}
+
+// beforeWrite runs the BeforeWrite hook, if any.
+func (w *Workspace) beforeWrite(abs, rel string) error {
+	if w.BeforeWrite == nil {
+		return nil
+	}
+	return w.BeforeWrite(abs, rel)
+}
+
+// afterWrite runs the AfterWrite hook, if any.
+func (w *Workspace) afterWrite(abs, rel string, content []byte) {
+	if w.AfterWrite != nil {
+		w.AfterWrite(abs, rel, content)
+	}
+}
+
+// beforeCommand runs the BeforeCommand hook, if any, and returns what to
+// call when the command is over (never nil).
+func (w *Workspace) beforeCommand(ctx context.Context, command string) func() {
+	if w.BeforeCommand == nil {
+		return func() {}
+	}
+	if after := w.BeforeCommand(ctx, command); after != nil {
+		return after
+	}
+	return func() {}
 }
 
 // NewWorkspace returns a workspace rooted at dir with default settings.

@@ -85,6 +85,9 @@ func (t *writeFile) Run(ctx context.Context, args json.RawMessage, _ func(string
 	if err != nil {
 		return failureResult(err)
 	}
+	if err := t.w.beforeWrite(p.abs, p.rel); err != nil {
+		return failureResult(fmt.Errorf("write %s: nothing was written because the file's current state could not be saved first: %w", displayPath(p.rel), err))
+	}
 	if !p.exists {
 		if err := os.MkdirAll(filepath.Dir(p.abs), 0o755); err != nil {
 			return failureResult(fmt.Errorf("create the parent directories of %s: %w", displayPath(p.rel), err))
@@ -94,6 +97,7 @@ func (t *writeFile) Run(ctx context.Context, args json.RawMessage, _ func(string
 		return failureResult(fmt.Errorf("write %s: %w", displayPath(p.rel), err))
 	}
 	t.w.Files.Record(p.abs, []byte(p.after))
+	t.w.afterWrite(p.abs, p.rel, []byte(p.after))
 
 	lines := countLines(p.after)
 	unit := "lines"

@@ -1,0 +1,108 @@
+package session
+
+import (
+	"errors"
+	"time"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
+)
+
+// Replay returns the transcript as the agent events that produced it, so an
+// interface that renders live events shows a resumed session with the same
+// code: per turn TurnStarted, the answer's ReasoningDelta and TextDelta,
+// each call's ToolCallReady, ApprovalResolved and ToolFinished, errors as
+// EventError, and TurnFinished (cancelled when the turn's last answer was
+// interrupted). No approval is left pending. Two Usage events end the
+// replay: together they sum to the session's token totals, and the last is
+// the last request's. Notices (EntryNotice) have no event; render them from
+// Entries.
+func (st *State) Replay() []agent.Event {
+	var out []agent.Event
+	open, turn, interrupted := false, 0, false
+	end := func() {
+		if !open {
+			return
+		}
+		reason := agent.FinishDone
+		if interrupted {
+			reason = agent.FinishCancelled
+		}
+		out = append(out, agent.Event{Kind: agent.EventTurnFinished, Turn: turn, Finish: &agent.Finish{Reason: reason}})
+		open = false
+	}
+	for _, e := range st.Entries {
+		switch e.Kind {
+		case EntryUser:
+			end()
+			open, turn, interrupted = true, e.Turn, false
+			out = append(out, agent.Event{Kind: agent.EventTurnStarted, Turn: turn, Text: e.Text})
+		case EntryAssistant:
+			if e.Reasoning != "" {
+				out = append(out, agent.Event{Kind: agent.EventReasoningDelta, Turn: turn, Text: e.Reasoning})
+			}
+			if e.Text != "" {
+				out = append(out, agent.Event{Kind: agent.EventTextDelta, Turn: turn, Text: e.Text})
+			}
+			interrupted = e.Interrupted
+		case EntryTool:
+			out = append(out, replayCall(turn, e.Tool)...)
+		case EntryError:
+			out = append(out, agent.Event{Kind: agent.EventError, Turn: turn, Text: e.Text, Err: errors.New(e.Text)})
+		case EntryNotice:
+		}
+	}
+	last := st.LastUsage
+	rest := st.Usage
+	rest.PromptTokens -= last.PromptTokens
+	rest.CompletionTokens -= last.CompletionTokens
+	rest.CachedPromptTokens -= last.CachedPromptTokens
+	out = append(out,
+		agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: rest},
+		agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: last})
+	end()
+	return out
+}
+
+// replayCall returns the events of one tool call.
+func replayCall(turn int, t *ToolEntry) []agent.Event {
+	if t == nil {
+		return nil
+	}
+	call := &agent.Call{ID: t.CallID, Name: t.Name}
+	if t.Args != "" {
+		call.Args = []byte(t.Args)
+	}
+	out := []agent.Event{{Kind: agent.EventToolCallReady, Turn: turn, Call: call}}
+	if a := t.Approval; a != nil {
+		d := agent.Decision{Kind: decisionKind(a.Decision), Auto: a.Auto, Message: a.Message}
+		req := agent.NewApprovalRequest(a.RequestID, *call, 0, tools.Preview{}, agent.Scope{Key: a.Scope})
+		req.Reply(d) // answered long ago: nothing waits on it
+		out = append(out, agent.Event{Kind: agent.EventApprovalResolved, Turn: turn, Call: call, Approval: req, Decision: d})
+	}
+	if r := t.Result; r != nil {
+		status, _ := toolStatus(r.Status)
+		out = append(out, agent.Event{Kind: agent.EventToolFinished, Turn: turn, Call: call, Result: &agent.ToolResult{
+			Status: status, Output: r.Output, Summary: r.Summary, ExitCode: r.ExitCode,
+			Duration: time.Duration(r.DurationMS) * time.Millisecond,
+		}})
+	}
+	return out
+}
+
+// decisionKind reads a logged decision back.
+func decisionKind(d Decision) agent.DecisionKind {
+	switch d {
+	case DecisionAllowOnce:
+		return agent.AllowOnce
+	case DecisionAllowSession:
+		return agent.AllowSession
+	case DecisionDenied:
+		return agent.Deny
+	case DecisionDeniedWithMessage:
+		return agent.DenyWithMessage
+	case DecisionCancelled:
+		return agent.Cancelled
+	}
+	return agent.Deny
+}

@@ -1,0 +1,496 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// State is everything a session log says shaped the session, rebuilt by
+// Restore so a resumed session behaves exactly as it left off.
+type State struct {
+	Header Header
+	// System is the system prompt of the header: passing it as
+	// agent.Options.System keeps every request's prefix byte-identical.
+	System string
+	// Messages is the conversation after the system prompt, exactly as the
+	// agent held it (for agent.Options.History or Agent.SetHistory).
+	Messages []provider.Message
+	// Model and Policy are the ones in force at the end of the log.
+	Model  string
+	Policy agent.Policy
+	// Grants are the "allow for this session" keys (agent.Options.Grants).
+	Grants []string
+	// Usage sums every model request of the session; LastUsage is the last
+	// request's, which tells how full the context window is.
+	Usage, LastUsage provider.Usage
+	// Compactions are the summaries that replaced earlier messages.
+	Compactions []Compaction
+	// Turns are the user turns in the conversation, oldest first: what a
+	// rewind can go back to.
+	Turns []TurnInfo
+	// LastTurn is the highest turn number in the log; pass it to
+	// Recorder.StartAfter.
+	LastTurn int
+	// Entries are the transcript to show: messages, tool calls with their
+	// results and approvals, errors and notices.
+	Entries []Entry
+	// Warnings say what was recovered or could not be restored.
+	Warnings []string
+}
+
+// TurnInfo describes a user turn for the rewind list.
+type TurnInfo struct {
+	Turn int
+	// Seq is the seq of the turn's user_message record.
+	Seq  int64
+	Time time.Time
+	// Text is the prompt.
+	Text string
+	// Files counts the file changes edit_file and write_file made in the
+	// turn; Commands the shell commands that changed files.
+	Files, Commands int
+}
+
+// EntryKind says what a transcript entry shows; the set is closed.
+type EntryKind int
+
+// The transcript entry kinds.
+const (
+	// EntryUser is a prompt.
+	EntryUser EntryKind = iota + 1
+	// EntryAssistant is an answer (Text, Reasoning, Interrupted).
+	EntryAssistant
+	// EntryTool is a tool call with its result and approval (Tool).
+	EntryTool
+	// EntryError is an error kept in the transcript (ErrorKind, Text).
+	EntryError
+	// EntryNotice is a line from tern: a model or policy change, a rewind,
+	// a compaction.
+	EntryNotice
+)
+
+// Entry is one item of the transcript.
+type Entry struct {
+	Kind EntryKind
+	Turn int
+	Seq  int64
+	Time time.Time
+	// Text is the prompt, answer, error message or notice.
+	Text        string
+	Reasoning   string
+	Interrupted bool
+	ErrorKind   string
+	Tool        *ToolEntry
+}
+
+// ToolEntry is a tool call as the transcript shows it.
+type ToolEntry struct {
+	CallID, Name string
+	// Args are the JSON arguments as the conversation holds them.
+	Args string
+	// Result is nil when the log holds none (tern stopped while it ran).
+	Result *ToolResult
+	// Approval is how the call was approved or refused, if it was asked
+	// about or decided by a policy or rule.
+	Approval *Approval
+}
+
+// notRunOutput answers a call the log has no result for, so the
+// conversation stays valid for the next request.
+const notRunOutput = "Not run: tern stopped before this call finished. Run it again if it is still needed."
+
+// Restore rebuilds a session's state from its log: the conversation as the
+// agent held it (interrupted answers and tool results included, calls left
+// without a result answered as not run), model, approval policy, grants,
+// token totals, compactions, the user turns and the transcript. Rewinds of
+// the conversation are applied. What it had to recover is in Warnings.
+func Restore(s *Session) (State, error) {
+	if s == nil {
+		return State{}, errors.New("restore: no session")
+	}
+	f := newFolder(s)
+	for _, r := range s.Records {
+		f.add(r)
+	}
+	return f.finish(), nil
+}
+
+// folder replays records into a State.
+type folder struct {
+	st       State
+	conv     []provider.Message
+	convSeq  []int64
+	pending  []ToolCall
+	answered map[string]bool
+	// turnConv and turnEntry locate each turn still in the conversation.
+	turnConv  map[int]int
+	turnEntry map[int]int
+	tools     map[string]*ToolEntry
+	saved     map[int64]*savedFold
+	grants    map[string]bool
+	turns     map[int]*TurnInfo
+	cur       int
+}
+
+// savedFold is the conversation just before a rewind, so it can be undone.
+type savedFold struct {
+	conv      []provider.Message
+	convSeq   []int64
+	entries   []Entry
+	turnConv  map[int]int
+	turnEntry map[int]int
+}
+
+func newFolder(s *Session) *folder {
+	f := &folder{
+		turnConv: map[int]int{}, turnEntry: map[int]int{}, tools: map[string]*ToolEntry{},
+		saved: map[int64]*savedFold{}, grants: map[string]bool{}, turns: map[int]*TurnInfo{},
+		answered: map[string]bool{},
+	}
+	f.st.Header = s.Header
+	f.st.System = s.Header.SystemPrompt
+	f.st.Model = s.Header.Model
+	f.st.Warnings = append(f.st.Warnings, s.Warnings...)
+	p, err := agent.ParsePolicy(s.Header.ApprovalPolicy)
+	if err != nil {
+		f.warn("the session's approval policy %q is unknown; using ask", s.Header.ApprovalPolicy)
+		p = agent.PolicyAsk
+	}
+	f.st.Policy = p
+	if s.Header.Workspace != "" {
+		if _, err := os.Stat(s.Header.Workspace); err != nil {
+			f.warn("the session's workspace %s no longer exists; tern continues in the current one", s.Header.Workspace)
+		}
+	}
+	return f
+}
+
+func (f *folder) warn(format string, args ...any) {
+	f.st.Warnings = append(f.st.Warnings, fmt.Sprintf(format, args...))
+}
+
+func (f *folder) entry(r Record, e Entry) {
+	e.Seq, e.Time = r.Seq, r.T
+	f.st.Entries = append(f.st.Entries, e)
+}
+
+func (f *folder) message(seq int64, m provider.Message) {
+	f.conv = append(f.conv, m)
+	f.convSeq = append(f.convSeq, seq)
+}
+
+// curTurn is the turn of the last user message still in the conversation.
+func (f *folder) curTurn() int { return f.cur }
+
+// recount finds the current turn again after a rewind changed the turns.
+func (f *folder) recount() {
+	f.cur = 0
+	for n := range f.turnConv {
+		f.cur = max(f.cur, n)
+	}
+}
+
+func (f *folder) add(r Record) {
+	switch b := r.Body.(type) {
+	case UserMessage:
+		f.closePending(r)
+		turn := b.Turn
+		if turn == 0 {
+			turn = f.st.LastTurn + 1
+		}
+		f.st.LastTurn = max(f.st.LastTurn, turn)
+		f.turnConv[turn], f.turnEntry[turn] = len(f.conv), len(f.st.Entries)
+		f.cur = turn
+		f.turns[turn] = &TurnInfo{Turn: turn, Seq: r.Seq, Time: r.T, Text: b.Text}
+		f.message(r.Seq, provider.Message{Role: provider.RoleUser, Content: b.Text})
+		f.entry(r, Entry{Kind: EntryUser, Turn: turn, Text: b.Text})
+	case AssistantMessage:
+		f.addAnswer(r, b)
+	case ToolResult:
+		f.addResult(r, b)
+	case Approval:
+		a := b
+		if te := f.tools[b.CallID]; te != nil {
+			te.Approval = &a
+		}
+	case Grant:
+		f.grants[b.Scope] = true
+	case Usage:
+		u := provider.Usage{PromptTokens: b.Prompt, CompletionTokens: b.Completion, CachedPromptTokens: b.Cached}
+		f.st.Usage = f.st.Usage.Add(u)
+		f.st.LastUsage = u
+	case ModelChange:
+		f.st.Model = b.Model
+		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Model: " + b.Model})
+	case PolicyChange:
+		p, err := agent.ParsePolicy(b.Policy)
+		if err != nil {
+			f.warn("record %d: unknown approval policy %q ignored", r.Seq, b.Policy)
+			return
+		}
+		f.st.Policy = p
+		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Approval policy: " + p.String()})
+	case Compaction:
+		f.compact(r, b)
+	case Rewind:
+		f.rewind(r, b)
+	case ErrorRecord:
+		f.entry(r, Entry{Kind: EntryError, Turn: f.curTurn(), Text: b.Message, ErrorKind: b.Kind})
+	case Checkpoint:
+		if t := f.turns[b.Turn]; t != nil && b.Rewind == 0 {
+			t.Files++
+		}
+	case Snapshot:
+		if t := f.turns[b.Turn]; t != nil {
+			t.Commands++
+		}
+	case AssistantDelta:
+		// Load folds deltas into messages; a raw one changes nothing.
+	}
+}
+
+// addAnswer adds an assistant message as the agent kept it: an interrupted
+// one with its mark and without calls, an empty one not at all.
+func (f *folder) addAnswer(r Record, b AssistantMessage) {
+	f.closePending(r)
+	turn := f.curTurn()
+	if b.Text != "" || b.Reasoning != "" || b.Interrupted {
+		f.entry(r, Entry{Kind: EntryAssistant, Turn: turn, Text: b.Text, Reasoning: b.Reasoning, Interrupted: b.Interrupted})
+	}
+	if b.Interrupted {
+		f.message(r.Seq, agent.InterruptedMessage(b.Text, b.Reasoning))
+		return
+	}
+	if b.Text == "" && len(b.ToolCalls) == 0 {
+		return
+	}
+	m := provider.Message{Role: provider.RoleAssistant, Content: b.Text, Reasoning: b.Reasoning}
+	for _, c := range b.ToolCalls {
+		m.ToolCalls = append(m.ToolCalls, provider.ToolCall(c))
+		te := &ToolEntry{CallID: c.ID, Name: c.Name, Args: c.Arguments}
+		f.tools[c.ID] = te
+		f.entry(r, Entry{Kind: EntryTool, Turn: turn, Tool: te})
+	}
+	f.message(r.Seq, m)
+	f.pending = b.ToolCalls
+	clear(f.answered)
+}
+
+// addResult answers a pending call; a result for a call the conversation
+// never held (one abandoned when its answer was cut short) only shows.
+func (f *folder) addResult(r Record, b ToolResult) {
+	res := b
+	status, ok := toolStatus(b.Status)
+	if !ok {
+		f.warn("record %d: unknown tool status %q read as error", r.Seq, b.Status)
+	}
+	isPending := !f.answered[b.CallID] && slices.ContainsFunc(f.pending, func(c ToolCall) bool { return c.ID == b.CallID })
+	if isPending {
+		f.answered[b.CallID] = true
+		f.message(r.Seq, agent.ToolMessage(b.CallID, b.Tool, status, b.Output))
+	}
+	if te := f.tools[b.CallID]; te != nil && isPending {
+		te.Result = &res
+		return
+	}
+	te := &ToolEntry{CallID: b.CallID, Name: b.Tool, Result: &res}
+	f.entry(r, Entry{Kind: EntryTool, Turn: f.curTurn(), Tool: te})
+}
+
+// closePending answers the calls of the last answer that got no result, so
+// every call has its tool message before the conversation goes on.
+func (f *folder) closePending(r Record) {
+	for _, c := range f.pending {
+		if f.answered[c.ID] {
+			continue
+		}
+		f.message(r.Seq, agent.ToolMessage(c.ID, c.Name, tools.StatusCancelled, notRunOutput))
+		f.warn("the call %s (%s) has no result in the log (tern stopped while it ran); it is answered as not run", c.ID, c.Name)
+	}
+	f.pending = nil
+	clear(f.answered)
+}
+
+// compact replaces the messages of records FromSeq..ToSeq with the summary,
+// sent as a user message where the first of them was.
+func (f *folder) compact(r Record, b Compaction) {
+	f.closePending(r)
+	f.st.Compactions = append(f.st.Compactions, b)
+	var conv []provider.Message
+	var seqs []int64
+	placed := false
+	for i, m := range f.conv {
+		s := f.convSeq[i]
+		if s >= b.FromSeq && s <= b.ToSeq {
+			if !placed {
+				conv = append(conv, provider.Message{Role: provider.RoleUser, Content: b.Summary})
+				seqs = append(seqs, r.Seq)
+				placed = true
+			}
+			continue
+		}
+		conv = append(conv, m)
+		seqs = append(seqs, s)
+	}
+	f.conv, f.convSeq = conv, seqs
+	f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "The conversation before this point was summarized to save context."})
+}
+
+// rewind applies a rewind record to the conversation.
+func (f *folder) rewind(r Record, b Rewind) {
+	f.closePending(r)
+	f.saved[r.Seq] = f.save()
+	switch {
+	case b.Undo != 0:
+		if !b.Conversation {
+			f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Undid the restore of the files"})
+			return
+		}
+		sv := f.saved[b.Undo]
+		if sv == nil {
+			f.warn("record %d undoes the rewind %d, which the log does not hold", r.Seq, b.Undo)
+			return
+		}
+		f.load(sv)
+		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: fmt.Sprintf("Undid the rewind to turn %d", b.Turn)})
+	case b.Conversation:
+		idx, ok := f.turnConv[b.Turn]
+		if !ok {
+			f.warn("record %d rewinds to turn %d, which is not in the conversation; ignored", r.Seq, b.Turn)
+			return
+		}
+		f.conv, f.convSeq = f.conv[:idx:idx], f.convSeq[:idx:idx]
+		f.st.Entries = f.st.Entries[:f.turnEntry[b.Turn]:f.turnEntry[b.Turn]]
+		for t, i := range f.turnConv {
+			if i >= idx {
+				delete(f.turnConv, t)
+				delete(f.turnEntry, t)
+			}
+		}
+		f.reindexTools()
+		text := fmt.Sprintf("Rewound the conversation to before turn %d", b.Turn)
+		if b.Code {
+			text = fmt.Sprintf("Rewound the conversation and the files to before turn %d", b.Turn)
+		}
+		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: text})
+	case b.Code:
+		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: fmt.Sprintf("Restored the files to before turn %d", b.Turn)})
+	}
+}
+
+func (f *folder) save() *savedFold {
+	entries := make([]Entry, len(f.st.Entries))
+	for i, e := range f.st.Entries {
+		if e.Tool != nil {
+			te := *e.Tool
+			e.Tool = &te
+		}
+		entries[i] = e
+	}
+	return &savedFold{
+		conv: cloneConv(f.conv), convSeq: slices.Clone(f.convSeq), entries: entries,
+		turnConv: cloneMap(f.turnConv), turnEntry: cloneMap(f.turnEntry),
+	}
+}
+
+func (f *folder) load(sv *savedFold) {
+	f.conv, f.convSeq = cloneConv(sv.conv), slices.Clone(sv.convSeq)
+	f.st.Entries = slices.Clone(sv.entries)
+	f.turnConv, f.turnEntry = cloneMap(sv.turnConv), cloneMap(sv.turnEntry)
+	f.reindexTools()
+}
+
+func (f *folder) reindexTools() {
+	f.recount()
+	f.tools = map[string]*ToolEntry{}
+	for _, e := range f.st.Entries {
+		if e.Tool != nil {
+			f.tools[e.Tool.CallID] = e.Tool
+		}
+	}
+}
+
+func (f *folder) finish() State {
+	f.closePending(Record{Seq: f.lastSeq()})
+	f.st.Messages = f.conv
+	for k := range f.grants {
+		f.st.Grants = append(f.st.Grants, k)
+	}
+	sort.Strings(f.st.Grants)
+	for t := range f.turnConv {
+		f.st.Turns = append(f.st.Turns, *f.turns[t])
+	}
+	sort.Slice(f.st.Turns, func(i, j int) bool { return f.st.Turns[i].Seq < f.st.Turns[j].Seq })
+	return f.st
+}
+
+func (f *folder) lastSeq() int64 {
+	if n := len(f.convSeq); n > 0 {
+		return f.convSeq[n-1]
+	}
+	return 0
+}
+
+func cloneConv(ms []provider.Message) []provider.Message {
+	out := make([]provider.Message, len(ms))
+	for i, m := range ms {
+		m.ToolCalls = slices.Clone(m.ToolCalls)
+		out[i] = m
+	}
+	return out
+}
+
+func cloneMap(m map[int]int) map[int]int {
+	out := make(map[int]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Current describes the environment a session resumes in, for Adapt.
+type Current struct {
+	// Workspace is the workspace root tern runs in now.
+	Workspace string
+	// Model is the model to use when the session's model is gone.
+	Model string
+	// Models are the models the gateway offers; nil skips the check.
+	Models []string
+	// ToolsHash is session.ToolsHash of the tools offered now; "" skips
+	// the check.
+	ToolsHash string
+}
+
+// Adapt checks the state against the environment it resumes in: when the
+// session's model no longer exists it says so and switches to the current
+// one (Restore already said so of a workspace that is gone), and it notes a
+// different workspace or changed tools. It returns the new warnings, which
+// are also added to Warnings.
+func (st *State) Adapt(cur Current) []string {
+	var out []string
+	ws := st.Header.Workspace
+	if ws != "" && cur.Workspace != "" && filepath.Clean(ws) != filepath.Clean(cur.Workspace) {
+		// A workspace that is gone was reported by Restore already.
+		if _, err := os.Stat(ws); err == nil {
+			out = append(out, fmt.Sprintf("the session was recorded in %s; continuing in %s", ws, cur.Workspace))
+		}
+	}
+	if cur.Models != nil && !slices.Contains(cur.Models, st.Model) && cur.Model != "" {
+		out = append(out, fmt.Sprintf("the model %s is no longer offered by the gateway; continuing with %s", st.Model, cur.Model))
+		st.Model = cur.Model
+	}
+	if cur.ToolsHash != "" && st.Header.ToolsHash != "" && cur.ToolsHash != st.Header.ToolsHash {
+		out = append(out, "the tools changed since the session was recorded (a different tern version?); earlier tool calls may not match them")
+	}
+	st.Warnings = append(st.Warnings, out...)
+	return out
+}
