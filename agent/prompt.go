@@ -64,13 +64,22 @@ If the user denies a call, do not retry the same call; adapt, or ask what they w
 	} else {
 		b.WriteString("- The workspace is not a git repository.\n")
 	}
-	if len(info.Memory) > 0 {
-		b.WriteString("\n# Project instructions\nThe project's own instruction files follow. Follow them unless the user says otherwise.\n")
-		for _, m := range info.Memory {
-			b.WriteString("\n## " + m.Path + "\n")
-			b.WriteString(strings.TrimRight(m.Content, "\n"))
-			b.WriteString("\n")
-		}
+	b.WriteString(memorySection(info.Memory))
+	return b.String()
+}
+
+// memorySection is the part of the system prompt that holds the memory
+// files ("" when there are none).
+func memorySection(files []MemoryFile) string {
+	if len(files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n# Project instructions\nThe project's own instruction files follow. Follow them unless the user says otherwise.\n")
+	for _, m := range files {
+		b.WriteString("\n## " + m.Path + "\n")
+		b.WriteString(strings.TrimRight(m.Content, "\n"))
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -82,6 +91,7 @@ var toolRules = []struct{ tool, rule string }{
 	{"grep", "Use grep (RE2 regular expressions) to search file contents before reading whole files."},
 	{"edit_file", "Prefer edit_file for changes to existing files: old_string must match the file exactly (whitespace included) and occur once, so include enough surrounding lines to make it unique. Read the file first."},
 	{"write_file", "Use write_file only to create new files or to rewrite a file completely; read an existing file before overwriting it."},
+	{"todo_write", "For work of three or more steps, keep a todo list with todo_write: write the plan first, keep one item in_progress, and mark each item done as soon as it is finished; skip it for simple requests."},
 	{"run_shell", "Use run_shell to build, test and run commands (bash, in the workspace, no stdin). Prefer the project's own build and test commands; do not start interactive programs or servers that never exit. Use the file tools, not the shell, to read, search and edit files."},
 }
 

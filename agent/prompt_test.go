@@ -52,3 +52,12 @@ func TestBuildSystemPrompt(t *testing.T) {
 		t.Errorf("prompt without git and memory:\n%s", p3)
 	}
 }
+
+func TestTodoRuleOnlyWithTheTool(t *testing.T) {
+	t.Parallel()
+	with := BuildSystemPrompt(SystemInfo{}, tools.NewRegistry(tools.NewTodoWrite()))
+	without := BuildSystemPrompt(SystemInfo{}, tools.NewRegistry())
+	if !strings.Contains(with, "todo_write") || strings.Contains(without, "todo_write") {
+		t.Fatal("the todo_write rule should appear exactly when the tool is offered")
+	}
+}

@@ -319,6 +319,9 @@ func TestAdversarialRepository(t *testing.T) {
 		adversarialCall{tool: "run_shell", args: map[string]any{"command": "ls -la"}, want: StatusOK},
 		adversarialCall{tool: "run_shell", args: map[string]any{"command": "cat oneline.min.js ansi.txt README.md"}, want: StatusOK},
 		adversarialCall{tool: "run_shell", args: map[string]any{"command": "ls", "workdir": "out_dir"}, want: StatusError, contains: "outside the workspace"},
+		// The todo list touches no file, whatever its text says.
+		adversarialCall{tool: "todo_write", args: map[string]any{"items": []any{map[string]any{"text": "../../out_file \x1b[2J", "status": "in_progress"}}}, want: StatusOK, contains: "[~] ../../out_file"},
+		adversarialCall{tool: "todo_write", args: map[string]any{"items": []any{map[string]any{"text": "x", "status": "rm -rf"}}}, want: StatusError, contains: "pending, in_progress or done"},
 	)
 
 	// A tool added to the registry must be run over the fixture too.

@@ -19,5 +19,6 @@ func DefaultRegistryWith(w *Workspace, env []string, shell ShellOptions) *Regist
 		NewEditFile(w),
 		NewWriteFile(w),
 		NewRunShellWith(w, env, shell),
+		NewTodoWrite(),
 	)
 }

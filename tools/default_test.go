@@ -28,6 +28,7 @@ func TestDefaultRegistry(t *testing.T) {
 		{"edit_file", KindEdit, []string{"path", "old_string", "new_string", "replace_all"}},
 		{"write_file", KindEdit, []string{"path", "content"}},
 		{"run_shell", KindShell, []string{"command", "timeout_s", "workdir"}},
+		{"todo_write", KindRead, []string{"items"}},
 	}
 	names := reg.Names()
 	if len(names) != len(want) {

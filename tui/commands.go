@@ -29,6 +29,10 @@ func commandTable() []command {
 		{"clear", "", "start a new conversation", (*model).cmdClear},
 		{"model", "[id]", "switch the model for the next requests", (*model).cmdModel},
 		{"approval", "[mode]", "approval policy: ask, auto-edit, full-auto, read-only", (*model).cmdApproval},
+		{"context", "", "what the next request holds, and how much of the window", (*model).cmdContext},
+		{"init", "[focus]", "ask the model to write AGENTS.md for this repository", (*model).cmdInit},
+		{"memory", "[n]", "list the project memory files (AGENTS.md); open one in $EDITOR", (*model).cmdMemory},
+		{"cost", "", "session totals: requests, tokens, cache hits, time to first token, money", (*model).cmdCost},
 		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
 		{"mouse", "", "toggle mouse capture (wheel vs. native selection)", (*model).cmdMouse},
 		{"exit", "", "quit tern", (*model).cmdExit},
@@ -143,6 +147,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},
 		{"ctrl+g", "edit the draft in $EDITOR"},
 		{"@path", "attach a file (fuzzy picker) · !cmd runs a shell command"},
+		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next session)"},
 		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
 	}
 	add(0, "", th.bold.Render("Keys"))
@@ -175,6 +180,7 @@ func (m *model) cmdClear(string) tea.Cmd {
 	m.answer, m.thinking, m.latest = nil, nil, nil
 	m.usage, m.lastIn = provider.Usage{}, 0
 	m.queued, m.shellContext = nil, nil
+	m.todo = nil
 	m.tr.add(m.welcome())
 	m.setNotice("new conversation", false)
 	return nil

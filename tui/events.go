@@ -9,6 +9,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
 	"github.com/ternhq/tern/tui/sanitize"
 )
@@ -34,12 +35,14 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 	case agent.EventTurnStarted:
 		m.busy, m.stopping = true, false
 		m.turnStart = m.rc.now
+		m.meter.start(m.rc.now, true)
 		if !m.awaiting { // a turn we did not start: show what it asks
 			m.tr.add(&userBlock{text: sanitize.Clean(ev.Text)})
 		}
 		m.awaiting = false
 		return m.scheduleFrame(spinnerEvery)
 	case agent.EventTextDelta:
+		m.meter.firstOutput(m.rc.now)
 		m.endThinking()
 		if m.answer == nil {
 			m.answer = newAssistantBlock()
@@ -48,6 +51,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.answer.append(ev.Text)
 		return m.markStreamed(m.answer)
 	case agent.EventReasoningDelta:
+		m.meter.firstOutput(m.rc.now)
 		var end tea.Cmd
 		if m.thinking == nil {
 			end = m.endAnswer()
@@ -58,6 +62,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.thinking.append(ev.Text)
 		return tea.Batch(end, m.markStreamed(m.thinking))
 	case agent.EventToolCallStarted:
+		m.meter.firstOutput(m.rc.now)
 		m.endThinking()
 		end := m.endAnswer()
 		c := m.card(ev.Call)
@@ -98,16 +103,31 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		c := m.card(ev.Call)
 		if ev.Result != nil {
 			c.finish(ev.Result)
+			if c.name == todoTool && ev.Result.Status == tools.StatusOK {
+				args := c.raw
+				if ev.Call != nil && len(ev.Call.Args) > 0 {
+					args = ev.Call.Args
+				}
+				m.setTodo(args)
+			}
 		}
 		m.tr.changed(c)
+		if m.busy {
+			m.meter.start(m.rc.now, false) // the results go back in a new request
+		}
 	case agent.EventUsage:
 		m.usage = m.usage.Add(ev.Usage)
+		m.meter.add(ev.Usage, m.prices())
 		if ev.Usage.PromptTokens > 0 {
 			m.lastIn = ev.Usage.PromptTokens + ev.Usage.CompletionTokens
 		}
 	case agent.EventRetrying:
+		if ev.Retry != nil {
+			m.meter.retry(m.rc.now.Add(ev.Retry.Wait))
+		}
 		m.onRetry(ev.Retry)
 	case agent.EventTurnFinished:
+		m.meter.waiting = false
 		return m.onTurnFinished(ev)
 	case agent.EventError:
 		m.addError(ev.Err, ev.Text)

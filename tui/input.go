@@ -112,6 +112,13 @@ func (m *model) send() tea.Cmd {
 		m.pal = nil
 		return m.runCommand(strings.TrimSpace(value))
 	}
+	if m.opts.Remember != nil && isMemoryLine(value) {
+		m.input.Reset()
+		m.hist.reset()
+		m.pal = nil
+		m.remember = value
+		return nil
+	}
 	m.input.Reset()
 	m.pal = nil
 	m.hist.reset()

@@ -10,6 +10,9 @@ import (
 // palette, then tern's own keys, and everything else to the input.
 func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	key := k.String()
+	if m.remember != "" && m.dlg == nil {
+		return m.onRememberKey(key)
+	}
 	if key != "ctrl+c" {
 		m.quitAt = m.rc.now.Add(-2 * quitWindow)
 	}

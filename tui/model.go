@@ -10,6 +10,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
 )
 
 // Frame pacing: a frame re-renders what streamed since the last one. While
@@ -60,7 +61,12 @@ type model struct {
 	streamed  map[block]bool
 	usage     provider.Usage
 	lastIn    int // prompt tokens of the last request, for the context meter
-	stopping  bool
+	meter     meter
+	// pricedModel is the model Options.Prices belong to: the first one.
+	pricedModel string
+	todo        []tools.TodoItem // the model's todo list, pinned above the input
+	remember    string           // a `#` line waiting for y to go into AGENTS.md
+	stopping    bool
 
 	pending []*agent.ApprovalRequest
 	dlg     *dialog
@@ -118,6 +124,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 		width:    80,
 		height:   24,
 	}
+	m.pricedModel = opts.Agent.Model()
 	m.noColor = getenv("NO_COLOR") != ""
 	switch opts.Theme {
 	case "light":

@@ -55,6 +55,17 @@ type Options struct {
 	// Files lists up to max workspace files for the @-mention picker, with
 	// the tools' rules (.gitignore, secrets, links); nil offers none.
 	Files func(ctx context.Context, max int) ([]string, error)
+	// Prices are the starting model's prices, for /cost; nil when unknown.
+	// They are not applied to requests made after /model switches away.
+	Prices *Prices
+	// Context measures what the next request will contain, for /context
+	// (ContextFromAgent converts the agent's figures); nil disables it.
+	Context func() ContextInfo
+	// Memory lists the project memory files in the system prompt, for /memory.
+	Memory []MemoryFile
+	// Remember adds a `#` line to the project's AGENTS.md and returns the
+	// file's path (agent.AppendMemory); nil sends such lines to the model.
+	Remember func(line string) (path string, err error)
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It

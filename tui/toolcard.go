@@ -34,7 +34,8 @@ type toolCard struct {
 	id       string
 	name     string
 	args     map[string]any
-	main     string // the argument that says what the call does
+	raw      json.RawMessage // the arguments as sent, for todo_write
+	main     string          // the argument that says what the call does
 	state    cardState
 	start    time.Time // when it started running
 	took     time.Duration
@@ -59,7 +60,7 @@ func (c *toolCard) setArgs(raw json.RawMessage) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		m = nil // the agent repairs arguments; an unparsable rest shows no detail
 	}
-	c.args = m
+	c.args, c.raw = m, raw
 	str := func(k string) string { s, _ := m[k].(string); return sanitize.Clean(s) }
 	switch c.name {
 	case "run_shell":
@@ -163,6 +164,8 @@ func (c *toolCard) icon() string {
 		return "✎"
 	case "run_shell":
 		return "$"
+	case todoTool:
+		return "☑"
 	}
 	return "⚙"
 }

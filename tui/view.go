@@ -28,10 +28,11 @@ func (m *model) layout() {
 // chromeHeight is the number of rows below the transcript.
 func (m *model) chromeHeight() int {
 	h := 1 + 1 + m.input.Height() // status, rule, input
-	if m.notice != "" {
+	if m.notice != "" || m.remember != "" {
 		h++
 	}
 	h += min(len(m.queued), maxQueuedShown+1)
+	h += m.todoHeight()
 	if m.pal != nil {
 		h += len(m.paletteView())
 	}
@@ -91,10 +92,16 @@ func (m *model) compose() tea.View {
 	if m.dlg != nil && m.dlg.lines != nil {
 		b.WriteString(m.dialogView() + "\n")
 	}
+	for _, l := range m.todoView() {
+		b.WriteString(l + "\n")
+	}
 	b.WriteString(th.rule.Render(strings.Repeat("─", m.width)) + "\n")
 	inputTop := strings.Count(b.String(), "\n")
 	b.WriteString(m.input.View() + "\n")
-	if m.notice != "" {
+	switch {
+	case m.remember != "":
+		b.WriteString(th.warn.Render(truncate("  "+m.rememberPrompt(), m.width)) + "\n")
+	case m.notice != "":
 		st := th.info
 		if m.noticeBad {
 			st = th.bad
@@ -143,7 +150,12 @@ func (m *model) statusLine() string {
 		parts = append(parts, statusPart{text: s, keep: 3, right: true})
 	}
 	if m.opts.ContextWindow > 0 && m.lastIn > 0 {
-		parts = append(parts, statusPart{text: fmt.Sprintf("ctx %d%%", min(999, m.lastIn*100/m.opts.ContextWindow)), keep: 5, right: true})
+		pct := min(999, m.lastIn*100/m.opts.ContextWindow)
+		text := fmt.Sprintf("ctx %d%%", pct)
+		if pct >= contextWarnPercent {
+			text = th.warn.Render("⚠ " + text)
+		}
+		parts = append(parts, statusPart{text: text, keep: 5, right: true})
 	}
 	switch {
 	case m.busy:

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+)
+
+// assumedWindow is the context size /context assumes when neither the
+// config nor the caller knows the model's: small enough to be safe for
+// today's models.
+const assumedWindow = 128_000
+
+// bytesPerToken is the estimate /context uses to turn bytes into tokens.
+const bytesPerToken = 4
+
+// contextWarnPercent is the context use from which the status line warns.
+const contextWarnPercent = 80
+
+// ContextInfo is what the next model request will contain, in bytes of
+// text, for /context. Window is the model's context size in tokens when the
+// caller knows it (else Options.ContextWindow, else an assumed default);
+// WindowAssumed marks a window that is a guess.
+type ContextInfo struct {
+	System, Tools, Memory        int
+	User, Assistant, ToolResults int
+	Window                       int
+	WindowAssumed                bool
+}
+
+// ContextFromAgent converts the agent's breakdown for Options.Context.
+func ContextFromAgent(c agent.ContextBytes) ContextInfo {
+	return ContextInfo{
+		System: c.System, Tools: c.Tools, Memory: c.Memory,
+		User: c.User, Assistant: c.Assistant, ToolResults: c.ToolResults,
+	}
+}
+
+// window resolves the context window: ContextInfo's, else the option's,
+// else assumedWindow.
+func (m *model) window(ci ContextInfo) (tokens int, assumed bool) {
+	switch {
+	case ci.Window > 0:
+		return ci.Window, ci.WindowAssumed
+	case m.opts.ContextWindow > 0:
+		return m.opts.ContextWindow, false
+	}
+	return assumedWindow, true
+}
+
+func (m *model) cmdContext(string) tea.Cmd {
+	if m.opts.Context == nil {
+		m.setNotice("context: no breakdown available in this session", true)
+		return nil
+	}
+	ci := m.opts.Context()
+	m.tr.end()
+	m.tr.add(&noticeBlock{lines: m.contextLines(ci)})
+	return nil
+}
+
+// contextLines renders the /context card: each part's estimated tokens,
+// its share of the window and a bar.
+func (m *model) contextLines(ci ContextInfo) []string {
+	th := m.rc.th
+	window, assumed := m.window(ci)
+	head := fmt.Sprintf("Context · window %s tokens", kilo(window))
+	if assumed {
+		head += " (assumed: set context_window for this model)"
+	}
+	lines := []string{th.bold.Render(head)}
+	parts := []struct {
+		label string
+		bytes int
+	}{
+		{"system prompt", ci.System},
+		{"tool specs", ci.Tools},
+		{"memory files", ci.Memory},
+		{"user messages", ci.User},
+		{"assistant", ci.Assistant},
+		{"tool results", ci.ToolResults},
+	}
+	barWidth := min(20, max(0, m.width-44))
+	used := 0
+	for _, p := range parts {
+		tok := tokensOf(p.bytes)
+		used += tok
+		lines = append(lines, contextRow(p.label, "~"+kilo(tok), tok, window, barWidth, th.accent.Render))
+	}
+	free := window - used
+	lines = append(lines, contextRow("free space", "~"+kilo(max(free, 0)), max(free, 0), window, barWidth, th.dim.Render))
+	if free < 0 {
+		lines = append(lines, th.bad.Render(fmt.Sprintf("  ⚠ about %s tokens over the window: start a new conversation with /clear", kilo(-free))))
+	} else if used*100 >= contextWarnPercent*window {
+		lines = append(lines, th.warn.Render(fmt.Sprintf("  ⚠ %d%% of the window is in use: /clear starts a new conversation", used*100/window)))
+	}
+	note := fmt.Sprintf("  ~ estimated at %d bytes per token", bytesPerToken)
+	if m.lastIn > 0 {
+		note += fmt.Sprintf("; the last request used %s tokens as the gateway reported", kilo(m.lastIn))
+	}
+	return append(lines, th.dim.Render(note))
+}
+
+// tokensOf estimates the tokens of n bytes of text, rounding up.
+func tokensOf(n int) int { return (max(n, 0) + bytesPerToken - 1) / bytesPerToken }
+
+// contextRow is one line of the /context card.
+func contextRow(label, tokens string, tok, window, barWidth int, style func(...string) string) string {
+	pct := 0.0
+	if window > 0 {
+		pct = 100 * float64(tok) / float64(window)
+	}
+	row := fmt.Sprintf("  %-14s %8s %5.1f%%", label, tokens, pct)
+	if barWidth > 0 {
+		fill := min(barWidth, int(pct*float64(barWidth)/100+0.5))
+		row += "  " + style(strings.Repeat("█", fill)) + strings.Repeat("·", barWidth-fill)
+	}
+	return row
+}

@@ -1,0 +1,129 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
+)
+
+func TestContextCard(t *testing.T) {
+	t.Parallel()
+	info := ContextInfo{System: 4000, Tools: 8000, Memory: 2000, User: 400, Assistant: 1600, ToolResults: 24000}
+	tests := []struct {
+		name   string
+		window int // Options.ContextWindow
+		info   ContextInfo
+		want   []string
+	}{
+		{
+			name: "assumed window",
+			info: info,
+			want: []string{"window 128k tokens (assumed", "system prompt     ~1.0k   0.8%", "tool specs        ~2.0k   1.6%",
+				"memory files       ~500   0.4%", "user messages      ~100   0.1%", "assistant          ~400   0.3%",
+				"tool results      ~6.0k   4.7%", "free space        ~118k  92.2%", "estimated at 4 bytes per token"},
+		},
+		{
+			name:   "configured window, warning from 80 %",
+			window: 12_000,
+			info:   info,
+			want:   []string{"window 12k tokens", "tool results      ~6.0k  50.0%", "free space        ~2.0k  16.7%", "⚠ 83% of the window is in use"},
+		},
+		{
+			name:   "the caller's window wins",
+			window: 12_000,
+			info:   ContextInfo{User: 4, Window: 1_000_000},
+			want:   []string{"window 1.0M tokens", "user messages        ~1   0.0%"},
+		},
+		{
+			name:   "over the window",
+			window: 1000,
+			info:   ContextInfo{ToolResults: 8000},
+			want:   []string{"free space           ~0   0.0%", "⚠ about 1.0k tokens over the window"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			calls := 0
+			m, fb := newTestModel(t, Options{ContextWindow: tt.window, Context: func() ContextInfo { calls++; return tt.info }})
+			step(m, tea.WindowSizeMsg{Width: 100, Height: 40})
+			typeText(m, "/context")
+			press(m, keyEnter)
+			if calls != 1 || len(fb.sent()) != 0 {
+				t.Fatalf("Context called %d times; sent %v", calls, fb.sent())
+			}
+			s := screen(m)
+			for _, w := range tt.want {
+				if !strings.Contains(s, w) {
+					t.Errorf("/context lacks %q:\n%s", w, s)
+				}
+			}
+			if tt.window == 0 && strings.Contains(s, "⚠") {
+				t.Errorf("warned at a small use:\n%s", s)
+			}
+		})
+	}
+}
+
+func TestContextCardNarrowAndUnavailable(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{Context: func() ContextInfo { return ContextInfo{System: 100} }})
+	step(m, tea.WindowSizeMsg{Width: 30, Height: 40})
+	typeText(m, "/context")
+	press(m, keyEnter)
+	for _, l := range strings.Split(m.View().Content, "\n") {
+		if w := ansi.StringWidth(l); w > 30 {
+			t.Fatalf("a line of %d cells at width 30: %q", w, ansi.Strip(l))
+		}
+	}
+	if !strings.Contains(screen(m), "system prompt") {
+		t.Fatalf("no card:\n%s", screen(m))
+	}
+	m2, _ := newTestModel(t, Options{})
+	typeText(m2, "/context")
+	press(m2, keyEnter)
+	if !m2.noticeBad || !strings.Contains(m2.notice, "no breakdown") {
+		t.Fatalf("notice %q", m2.notice)
+	}
+}
+
+func TestContextFromAgent(t *testing.T) {
+	t.Parallel()
+	got := ContextFromAgent(agent.ContextBytes{System: 1, Tools: 2, Memory: 3, User: 4, Assistant: 5, ToolResults: 6})
+	want := ContextInfo{System: 1, Tools: 2, Memory: 3, User: 4, Assistant: 5, ToolResults: 6}
+	if got != want {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestStatusLineWarnsAt80Percent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		prompt int
+		want   string
+		warn   bool
+	}{
+		{500, "ctx 50%", false},
+		{790, "ctx 79%", false},
+		{800, "⚠ ctx 80%", true},
+		{1200, "⚠ ctx 120%", true},
+	}
+	for _, tt := range tests {
+		m, _ := newTestModel(t, Options{ContextWindow: 1000})
+		step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
+		events(m, agent.Event{Kind: agent.EventUsage, Usage: provider.Usage{PromptTokens: tt.prompt}})
+		line := m.statusLine()
+		plain := ansi.Strip(line)
+		if !strings.Contains(plain, tt.want) {
+			t.Errorf("%d tokens: status %q lacks %q", tt.prompt, plain, tt.want)
+		}
+		if got := strings.Contains(plain, "⚠"); got != tt.warn {
+			t.Errorf("%d tokens: warning shown = %v", tt.prompt, got)
+		}
+	}
+}
