@@ -55,6 +55,9 @@ type Options struct {
 	// Files lists up to max workspace files for the @-mention picker, with
 	// the tools' rules (.gitignore, secrets, links); nil offers none.
 	Files func(ctx context.Context, max int) ([]string, error)
+	// Notices are shown once in the welcome block, e.g. that the shell
+	// sandbox is unavailable or that a session was resumed.
+	Notices []string
 	// Prices are the starting model's prices, for /cost; nil when unknown.
 	// They are not applied to requests made after /model switches away.
 	Prices *Prices

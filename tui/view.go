@@ -251,5 +251,8 @@ func (m *model) welcome() block {
 	if m.opts.Offline {
 		lines = append(lines, th.warn.Render("Offline: a scripted provider answers. Set LLM_API_KEY (and LLM_BASE_URL) to use a real model."))
 	}
+	for _, n := range m.opts.Notices {
+		lines = append(lines, th.warn.Render(sanitize.Clean(n)))
+	}
 	return &noticeBlock{lines: lines}
 }

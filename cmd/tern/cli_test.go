@@ -16,11 +16,15 @@ func TestUsageListsEveryFlag(t *testing.T) {
 	rootFS, _, _ := rootFlags()
 	runFS, _, _ := runFlags()
 	doctorFS, _, _ := doctorFlags()
+	sessionsFS, _, _, _ := sessionsFlags()
 	for _, tc := range []struct {
 		fs    *flag.FlagSet
 		usage string
-	}{{rootFS, rootUsage}, {runFS, runUsage}, {doctorFS, doctorUsage}} {
+	}{{rootFS, rootUsage}, {runFS, runUsage}, {doctorFS, doctorUsage}, {sessionsFS, sessionsUsage}} {
 		tc.fs.VisitAll(func(f *flag.Flag) {
+			if tc.fs == sessionsFS && !strings.Contains(sessionsUsage, "--"+f.Name) && strings.Contains(commonFlagsUsage, "--"+f.Name) {
+				return // tern sessions accepts the common flags for the config, without listing them
+			}
 			if !strings.Contains(tc.usage, "--"+f.Name) {
 				t.Errorf("the usage of %s does not mention --%s", tc.fs.Name(), f.Name)
 			}
@@ -48,7 +52,7 @@ func TestParseInterspersed(t *testing.T) {
 		{args: nil, pos: nil},
 	}
 	for _, tc := range tests {
-		fs, common, jsonOut := runFlags()
+		fs, common, rf := runFlags()
 		pos, err := parseInterspersed(fs, tc.args)
 		if (err != nil) != tc.wantErr {
 			t.Errorf("%q: err = %v", tc.args, err)
@@ -57,9 +61,32 @@ func TestParseInterspersed(t *testing.T) {
 		if tc.wantErr {
 			continue
 		}
-		if !reflect.DeepEqual(pos, tc.pos) || *jsonOut != tc.json || common.model != tc.model {
-			t.Errorf("%q: pos %q json %v model %q; want %q %v %q", tc.args, pos, *jsonOut, common.model, tc.pos, tc.json, tc.model)
+		if !reflect.DeepEqual(pos, tc.pos) || rf.json != tc.json || common.model != tc.model {
+			t.Errorf("%q: pos %q json %v model %q; want %q %v %q", tc.args, pos, rf.json, common.model, tc.pos, tc.json, tc.model)
 		}
+	}
+}
+
+func TestMarkBareResume(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args, want []string
+	}{
+		{[]string{"--resume"}, []string{"--resume=" + bareResume}},
+		{[]string{"-r", "--model", "m"}, []string{"-r=" + bareResume, "--model", "m"}},
+		{[]string{"-r", "abc"}, []string{"-r", "abc"}},
+		{[]string{"--resume=abc"}, []string{"--resume=abc"}},
+		{[]string{"--", "-r"}, []string{"--", "-r"}},
+		{nil, []string{}},
+	}
+	for _, tc := range tests {
+		if got := markBareResume(tc.args); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("markBareResume(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+	fs, _, rf := rootFlags()
+	if err := fs.Parse(markBareResume([]string{"-r"})); err != nil || rf.resume != bareResume {
+		t.Errorf("parse -r: %v, resume %q", err, rf.resume)
 	}
 }
 

@@ -6,33 +6,64 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui"
 )
 
 // interactive is `tern` without a subcommand: it wires a session and shows
 // the full-screen interface on it.
-func (c *cli) interactive(ctx context.Context, flags *commonFlags) int {
+func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessionChoice) int {
 	cfg, err := c.loadConfig(flags)
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)
 		return exitUsage
 	}
-	a, err := c.wire(cfg, wireOptions{interactive: true, notices: c.stderr})
+	a, err := c.wire(ctx, cfg, wireOptions{interactive: true, notices: c.stderr, session: choice})
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\n", err)
 		return exitUsage
 	}
-	defer a.Close()
-	return c.showInterface(ctx, a, flags.theme)
+	if r := a.Resumed; r != nil {
+		what := "resumed session " + r.log.Header.ID
+		if choice.fork {
+			what = "forked session " + r.log.Header.ID + " as " + a.SessionID()
+		}
+		note := fmt.Sprintf("%s: %d messages; the transcript is not redrawn yet, but the model sees the whole conversation",
+			what, len(r.state.Messages))
+		c.printf(c.stderr, "tern: %s\n", note)
+		a.Notices = append(a.Notices, note)
+	}
+	if a.Sandbox.Warning != "" {
+		a.Notices = append(a.Notices, a.Sandbox.Warning)
+	}
+	code := c.showInterface(ctx, a, flags.theme)
+	if err := a.Close(); err != nil {
+		c.printf(c.stderr, "tern: %s\n", a.Redact(err.Error()))
+		if code == exitOK {
+			code = exitFailed
+		}
+	}
+	return code
 }
 
 // showInterface runs the full-screen interface on a wired session and
 // returns the exit status.
 func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 	actx, stop := context.WithCancel(ctx)
-	defer stop()
-	go a.Agent.Run(actx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Agent.Run(actx)
+	}()
+	// Once the interface is gone, stop the agent and drain its events, so
+	// the Recorder has seen every one before the log is closed.
+	defer func() {
+		stop()
+		for range a.Agent.Events() {
+		}
+		<-done
+	}()
 	err := tui.Run(ctx, tui.Options{
 		Agent:         a.Agent,
 		Workspace:     a.Workspace,
@@ -44,6 +75,13 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		Shell:         userShell(a.Registry),
 		Attach:        attachFile(a.Registry),
 		Files:         a.Files,
+		Notices:       a.Notices,
+		Prices:        a.Prices,
+		Memory:        tui.MemoryFromAgent(a.Memory),
+		Context: func() tui.ContextInfo {
+			return tui.ContextFromAgent(a.Agent.ContextBytes(agent.MemoryBytes(a.Memory)))
+		},
+		Remember: func(line string) (string, error) { return agent.AppendMemory(a.Workspace, line) },
 	})
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -73,6 +74,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 			return c.run(ctx, args[1:])
 		case "doctor":
 			return c.doctor(ctx, args[1:])
+		case "sessions":
+			return c.sessions(ctx, args[1:])
 		case "help":
 			c.printf(c.stdout, "%s", rootUsage)
 			return exitOK
@@ -87,11 +90,11 @@ func (c *cli) main(ctx context.Context, args []string) int {
 // root handles `tern [flags]`, and `tern [flags] run|doctor ...` by passing
 // the flags on to the subcommand.
 func (c *cli) root(ctx context.Context, args []string) int {
-	fs, common, showVersion := rootFlags()
-	if err := fs.Parse(args); err != nil {
+	fs, common, rf := rootFlags()
+	if err := fs.Parse(markBareResume(args)); err != nil {
 		return c.flagError("tern", err, rootUsage)
 	}
-	if *showVersion {
+	if rf.version {
 		c.printf(c.stdout, "tern %s\n", version)
 		return exitOK
 	}
@@ -103,6 +106,8 @@ func (c *cli) root(ctx context.Context, args []string) int {
 			return c.run(ctx, sub)
 		case "doctor":
 			return c.doctor(ctx, sub)
+		case "sessions":
+			return c.sessions(ctx, sub)
 		}
 		c.printf(c.stderr, "tern: unknown command %q\nTo run a prompt without the interface: tern run %q\nRun 'tern --help' for usage.\n", rest[0], rest[0])
 		return exitUsage
@@ -113,19 +118,88 @@ func (c *cli) root(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern: --theme %q is not a theme; use auto, dark or light\n", common.theme)
 		return exitUsage
 	}
-	return c.interactive(ctx, common)
+	choice, code, ok := c.rootSession(ctx, common, rf)
+	if !ok {
+		return code
+	}
+	return c.interactive(ctx, common, choice)
+}
+
+// rootOnlyFlags are the flags only `tern` itself has.
+type rootOnlyFlags struct {
+	version bool
+	cont    bool
+	resume  string
+	fork    bool
 }
 
 // rootFlags declares the flags of `tern` itself.
-func rootFlags() (*flag.FlagSet, *commonFlags, *bool) {
+func rootFlags() (*flag.FlagSet, *commonFlags, *rootOnlyFlags) {
 	fs, common := newFlagSet("tern")
-	showVersion := fs.Bool("version", false, "print the version and exit")
+	rf := &rootOnlyFlags{}
+	fs.BoolVar(&rf.version, "version", false, "print the version and exit")
 	fs.StringVar(&common.theme, "theme", "auto", "colours: auto, dark or light")
-	return fs, common, showVersion
+	fs.BoolVar(&rf.cont, "continue", false, "continue the session of this workspace started last")
+	fs.BoolVar(&rf.cont, "c", false, "short for --continue")
+	fs.StringVar(&rf.resume, "resume", "", "continue the session with this id")
+	fs.StringVar(&rf.resume, "r", "", "short for --resume")
+	fs.BoolVar(&rf.fork, "fork", false, "with --continue or --resume: continue in a new session")
+	return fs, common, rf
 }
 
 // printf writes to w; a failed write to stdout or stderr has nowhere to be
 // reported, so it is dropped.
 func (c *cli) printf(w io.Writer, format string, args ...any) {
 	_, _ = fmt.Fprintf(w, format, args...)
+}
+
+// bareResume stands for `--resume` given without an id.
+const bareResume = "\x00pick"
+
+// markBareResume lets --resume (-r) go without an id, which the flag
+// package cannot express: a -r that ends the flags or is followed by
+// another flag gets the value bareResume.
+func markBareResume(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		switch a {
+		case "-r", "--r", "-resume", "--resume":
+			if i+1 == len(args) || strings.HasPrefix(args[i+1], "-") {
+				out = append(out, a+"="+bareResume)
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// rootSession turns --continue, --resume and --fork into a session choice.
+// When it returns ok false, the command ends with code.
+func (c *cli) rootSession(ctx context.Context, common *commonFlags, rf *rootOnlyFlags) (sessionChoice, int, bool) {
+	choice := sessionChoice{mode: resumeNone, fork: rf.fork}
+	switch {
+	case rf.cont && rf.resume != "":
+		c.printf(c.stderr, "tern: --continue and --resume both pick a session; give one\n")
+		return choice, exitUsage, false
+	case rf.resume == bareResume:
+		// No picker yet: list the sessions to choose from.
+		c.printf(c.stderr, "tern: --resume needs a session id; the sessions of this workspace:\n")
+		if code := c.listSessions(ctx, common, c.stderr, false, false); code != exitOK {
+			return choice, code, false
+		}
+		c.printf(c.stderr, "Run 'tern --resume ID' (an id prefix is enough), or 'tern --continue' for the one started last.\n")
+		return choice, exitUsage, false
+	case rf.cont:
+		choice.mode = resumeLatest
+	case rf.resume != "":
+		choice.mode, choice.id = resumeID, rf.resume
+	case rf.fork:
+		c.printf(c.stderr, "tern: --fork needs --continue or --resume ID: it starts a new session from an earlier one\n")
+		return choice, exitUsage, false
+	}
+	return choice, exitOK, true
 }

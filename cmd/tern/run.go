@@ -19,7 +19,7 @@ const maxPromptBytes = 8 << 20
 
 // run is `tern run [flags] PROMPT`: one turn without the interface.
 func (c *cli) run(ctx context.Context, args []string) int {
-	fs, common, jsonOut := runFlags()
+	fs, common, rf := runFlags()
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return c.flagError("tern run", err, runUsage)
@@ -34,12 +34,36 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern run: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)
 		return exitUsage
 	}
-	a, err := c.wire(cfg, wireOptions{notices: c.stderr})
+	choice := sessionChoice{mode: resumeNone}
+	switch {
+	case rf.cont && rf.session != "":
+		c.printf(c.stderr, "tern run: --continue and --session both pick a session; give one\n")
+		return exitUsage
+	case rf.cont:
+		choice.mode = resumeLatest
+	case rf.session != "":
+		choice = sessionChoice{mode: resumeID, id: rf.session}
+	}
+	a, err := c.wire(ctx, cfg, wireOptions{notices: c.stderr, session: choice})
 	if err != nil {
 		c.printf(c.stderr, "tern run: %v\n", err)
 		return exitUsage
 	}
-	defer a.Close()
+	code := c.runTurn(ctx, a, prompt, rf.json)
+	// headless.Run has drained the agent's events: everything the session
+	// holds is recorded, including an interrupted answer.
+	if err := a.Close(); err != nil {
+		c.printf(c.stderr, "tern run: %s\n", a.Redact(err.Error()))
+		if code == exitOK {
+			code = exitFailed
+		}
+	}
+	return code
+}
+
+// runTurn runs the prompt headlessly on a wired session and returns the
+// exit status.
+func (c *cli) runTurn(ctx context.Context, a *app, prompt string, jsonOut bool) int {
 	if a.Sandbox.Warning != "" && c.stderrIsTerminal {
 		c.printf(c.stderr, "tern: %s\n", a.Sandbox.Warning)
 	}
@@ -53,9 +77,10 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	reason, err := headless.Run(sigCtx, headless.Options{
 		Agent:  a.Agent,
 		Prompt: prompt,
-		JSON:   *jsonOut,
+		JSON:   jsonOut,
 		Session: headless.Session{
 			Tern: version, Model: a.Model, Workspace: a.Workspace, Approval: a.Policy.String(), Offline: a.Offline,
+			ID: a.SessionID(),
 		},
 		Policy:   a.Policy,
 		Stdout:   c.stdout,
@@ -78,11 +103,22 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	return exitFailed
 }
 
+// runOnlyFlags are the flags only `tern run` has.
+type runOnlyFlags struct {
+	json    bool
+	cont    bool
+	session string
+}
+
 // runFlags declares the flags of `tern run`.
-func runFlags() (*flag.FlagSet, *commonFlags, *bool) {
+func runFlags() (*flag.FlagSet, *commonFlags, *runOnlyFlags) {
 	fs, common := newFlagSet("tern run")
-	jsonOut := fs.Bool("json", false, "print JSON Lines events (docs/protocol.md)")
-	return fs, common, jsonOut
+	rf := &runOnlyFlags{}
+	fs.BoolVar(&rf.json, "json", false, "print JSON Lines events (docs/protocol.md)")
+	fs.BoolVar(&rf.cont, "continue", false, "continue the session of this workspace started last")
+	fs.BoolVar(&rf.cont, "c", false, "short for --continue")
+	fs.StringVar(&rf.session, "session", "", "continue the session with this id (or id prefix)")
+	return fs, common, rf
 }
 
 // prompt returns the prompt from the arguments, or from stdin for "-" or

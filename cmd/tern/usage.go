@@ -4,19 +4,27 @@ const rootUsage = `tern is a terminal coding agent for any OpenAI-compatible gat
 
 Usage:
   tern [flags]                start the interactive interface in this directory
+  tern --continue             continue the session of this workspace started last (-c)
+  tern --resume ID            continue the session ID (-r; an id prefix is enough)
   tern run [flags] PROMPT     run one turn without the interface; print the answer
   tern run [flags] -          the same, reading the prompt from stdin (also when stdin is a pipe)
+  tern sessions [--json]      list the sessions of this workspace
+  tern sessions export ID [PATH]
+                              write a session as Markdown to stdout or PATH
   tern doctor [flags]         check the configuration and the gateway
   tern --version              print the version
 
 Interface flags:
   --theme THEME           auto (from the terminal's background), dark or light (default auto)
+  -c, --continue          continue the session of this workspace started last
+  -r, --resume ID         continue the session ID; without ID, list the sessions to choose from
+  --fork                  with --continue or --resume: continue in a new session, leaving the old one as it was
 
 ` + commonFlagsUsage + `
 Environment:
   LLM_BASE_URL, LLM_API_KEY, LLM_MODEL   the gateway (fallbacks: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL)
   MOCK=1                                 use the offline scripted provider
-  TERN_HOME                              tern's directory, holding config.toml (default ~/.tern)
+  TERN_HOME                              tern's directory, holding config.toml, history and sessions/ (default ~/.tern)
 Without an API key tern runs on the offline scripted provider (a server on
 localhost needs no key). Precedence: flags > environment > config file > defaults.
 
@@ -48,6 +56,10 @@ stderr when it is a terminal. Nobody can answer approval requests, so under
 use --approval auto-edit or full-auto, or allow rules in config.toml.
 
   --json                  print JSON Lines events on stdout instead (docs/protocol.md)
+  -c, --continue          continue the session of this workspace started last, instead of starting one
+  --session ID            continue the session ID (an id prefix is enough)
+
+Every run is recorded as a session under $TERN_HOME/sessions (docs/sessions.md).
 
 ` + commonFlagsUsage + `
 Exit status: 0 done, 1 the turn failed (gateway error after retries, step
@@ -64,3 +76,19 @@ exit status is 1 when a check fails.
   --timeout D             bound for each network check (default 5s)
 
 ` + commonFlagsUsage
+
+const sessionsUsage = `Usage: tern sessions [--json] [--all]
+       tern sessions export ID [PATH]
+
+Lists the recorded sessions of this workspace, newest first: date, number of
+messages, model, id and title (the first prompt). Continue one with
+'tern --resume ID' or 'tern run --session ID'.
+
+  --json                  print a JSON array instead
+  --all                   list the sessions of every workspace
+
+'export' writes the conversation of session ID (an id prefix is enough) as
+Markdown to stdout, or to PATH.
+
+Sessions live in $TERN_HOME/sessions; docs/sessions.md describes the format.
+`

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,20 +15,29 @@ import (
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/mock"
 	"github.com/ternhq/tern/provider/openai"
+	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/sandbox"
+	"github.com/ternhq/tern/tui"
 )
 
 // app is a wired session: everything the interface or the headless runner
 // needs. Its fields mirror tui.Options.
 type app struct {
-	Agent         *agent.Agent
+	// Agent is the agent with its events recorded in the session log.
+	Agent         *recordedAgent
 	Model         string
 	Policy        agent.Policy
 	Workspace     string
 	Offline       bool
 	Home          string
 	ContextWindow int
+	// Memory are the project memory files in the system prompt.
+	Memory []agent.MemoryFile
+	// Prices are the model's configured prices; nil when none are set.
+	Prices *tui.Prices
+	// Notices are shown once when the interface opens.
+	Notices []string
 	// Models lists the gateway's models (for /model).
 	Models func(ctx context.Context) ([]string, error)
 	// Redact scrubs the API key from text before it is shown.
@@ -40,17 +50,38 @@ type app struct {
 	// set (the sandbox is on but Landlock is unavailable, or --no-network
 	// cannot be enforced), the interface shows it once.
 	Sandbox sandbox.Status
+	// Resumed is the session continued, nil for a new one.
+	Resumed *resumed
+	// log is the session log the agent's events are recorded in.
+	log *sessionLog
+	// stopTap ends the recording of events.
+	stopTap context.CancelFunc
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
 }
 
-// Close releases what the session holds outside the workspace (the
-// sandbox's TMPDIR); call it when the session ends.
-func (a *app) Close() {
+// SessionID is the id of the session being recorded.
+func (a *app) SessionID() string { return a.log.ID() }
+
+// Close writes the rest of the session log and releases what the session
+// holds outside the workspace (the sandbox's TMPDIR); call it when the
+// session ends, after the agent's events are drained. It returns the
+// error writing the log met, if any.
+func (a *app) Close() error {
+	var err error
+	if a.log != nil {
+		err = a.log.close()
+		a.log = nil
+	}
+	if a.stopTap != nil {
+		a.stopTap()
+		a.stopTap = nil
+	}
 	if a.cleanup != nil {
 		a.cleanup()
 		a.cleanup = nil
 	}
+	return err
 }
 
 // wireOptions say how the session will be used.
@@ -58,8 +89,10 @@ type wireOptions struct {
 	// interactive streams the offline provider at a natural pace; headless
 	// runs get its answers at once.
 	interactive bool
-	// notices receives the offline notice.
+	// notices receives the offline notice and what resuming had to adapt.
 	notices io.Writer
+	// session says whether to start a new session log or continue one.
+	session sessionChoice
 }
 
 // loadConfig resolves the configuration for a command.
@@ -70,7 +103,7 @@ func (c *cli) loadConfig(flags *commonFlags) (*config.Config, error) {
 // wire builds provider, workspace, tools, system prompt and agent from the
 // configuration. Every error it returns is a configuration error (exit 2):
 // an invalid policy, a rule naming an unknown tool, an unusable workspace.
-func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
+func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*app, error) {
 	policy, err := agent.ParsePolicy(cfg.Approval.V)
 	if err != nil {
 		return nil, fmt.Errorf("approval policy from %s: %w", cfg.Approval.Source, err)
@@ -124,12 +157,76 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 		}
 	}()
 	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	memory, err := agent.LoadMemory(ws.Root, cfg.Home.V)
+	if err != nil { // the files that could be read are still used
+		c.printf(opts.notices, "tern: %v\n", err)
+	}
 	system := agent.BuildSystemPrompt(agent.SystemInfo{
 		OS:        runtime.GOOS,
 		Workspace: ws.Root,
 		Date:      time.Now(),
 		GitRepo:   inGitRepo(ws.Root),
+		Memory:    memory,
 	}, reg)
+	if cfg.Home.V == "" && opts.session.mode != resumeNone {
+		return nil, errors.New("no tern home to find sessions in: set TERN_HOME (or HOME)")
+	}
+	hash := toolsHash(reg)
+	res, err := loadResumed(cfg.Home.V, ws.Root, opts.session)
+	if err != nil {
+		return nil, err
+	}
+	var history []provider.Message
+	var grants []string
+	// Changes the flags ask for on top of a resumed session's model and
+	// policy, recorded once the log is open.
+	var modelChange, policyChange bool
+	if res != nil {
+		st := &res.state
+		st.Adapt(session.Current{Workspace: ws.Root, Model: model, ToolsHash: hash})
+		for _, w := range st.Warnings {
+			c.printf(opts.notices, "tern: %s\n", redact(w))
+		}
+		system, history, grants = st.System, st.Messages, st.Grants
+		if cfg.Model.Source.Kind == config.SourceFlag && model != st.Model {
+			modelChange = true
+		} else {
+			model = st.Model
+		}
+		if cfg.Approval.Source.Kind == config.SourceFlag && policy != st.Policy {
+			policyChange = true
+		} else {
+			policy = st.Policy
+		}
+	}
+	host := "offline"
+	if !offline {
+		host = session.HostOf(cfg.BaseURL.V)
+	}
+	// Not being able to record the session is no reason to refuse work:
+	// tern says so and runs without a log.
+	var log *sessionLog
+	if cfg.Home.V == "" {
+		c.printf(opts.notices, "tern: neither TERN_HOME nor HOME is set: this session is not recorded and cannot be resumed\n")
+	} else {
+		log, err = openLog(ctx, cfg.Home.V, session.Header{
+			TernVersion:    version,
+			Workspace:      ws.Root,
+			GitHead:        gitHead(ws.Root),
+			Model:          model,
+			GatewayHost:    host,
+			ApprovalPolicy: policy.String(),
+			SystemPrompt:   system,
+			ToolsHash:      hash,
+		}, res, opts.session.fork, ws, opts.notices)
+		switch {
+		case err != nil && res != nil:
+			return nil, err // continuing that session was the point
+		case err != nil:
+			c.printf(opts.notices, "tern: %v; this session is not recorded\n", err)
+			log = nil
+		}
+	}
 	a, err := agent.New(agent.Options{
 		Provider:      prov,
 		Model:         model,
@@ -140,13 +237,26 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 		SkipApprovals: cfg.SkipApprovals.V,
 		MaxSteps:      cfg.MaxSteps.V,
 		System:        system,
+		History:       history,
+		Grants:        grants,
 	})
 	if err != nil {
+		_ = log.close()
 		return nil, err
 	}
+	if modelChange {
+		log.recorder.ModelChanged(model)
+	}
+	if policyChange {
+		log.recorder.PolicyChanged(policy)
+	}
+	tapCtx, stopTap := context.WithCancel(context.WithoutCancel(ctx))
 	wired = true
 	return &app{
-		Agent:         a,
+		Agent:         newRecordedAgent(tapCtx, a, log),
+		Resumed:       res,
+		log:           log,
+		stopTap:       stopTap,
 		Model:         model,
 		Policy:        policy,
 		Workspace:     ws.Root,
@@ -157,6 +267,8 @@ func (c *cli) wire(cfg *config.Config, opts wireOptions) (*app, error) {
 		Redact:        redact,
 		Registry:      reg,
 		Files:         ws.ListFiles,
+		Memory:        memory,
+		Prices:        modelPrices(cfg.ModelSettings(model)),
 		Sandbox:       sandboxStatus,
 		cleanup:       cleanup,
 	}, nil
@@ -175,4 +287,12 @@ func inGitRepo(dir string) bool {
 		}
 		dir = parent
 	}
+}
+
+// modelPrices are a model's configured prices for /cost; nil when none are set.
+func modelPrices(ms config.ModelSettings) *tui.Prices {
+	if ms.PriceInput == 0 && ms.PriceCachedInput == 0 && ms.PriceOutput == 0 {
+		return nil
+	}
+	return &tui.Prices{Input: ms.PriceInput, CachedInput: ms.PriceCachedInput, Output: ms.PriceOutput}
 }

@@ -18,6 +18,8 @@ type Session struct {
 	Workspace string
 	Approval  string
 	Offline   bool
+	// ID is the id of the session log the run is recorded in.
+	ID string
 }
 
 // Projector maps the agent's internal events onto public protocol messages.
@@ -66,6 +68,7 @@ func (p *Projector) Start() Message {
 	return SessionStarted{
 		Type: TypeSessionStarted, Version: Version, Tern: p.session.Tern, Model: p.session.Model,
 		Workspace: p.session.Workspace, Approval: p.session.Approval, Offline: p.session.Offline,
+		SessionID: p.session.ID,
 	}
 }
 

@@ -47,6 +47,9 @@ type SessionStarted struct {
 	Approval  string `json:"approval_policy"`
 	// Offline is true when the offline scripted provider answers.
 	Offline bool `json:"offline"`
+	// SessionID is the session the run is recorded in, for
+	// `tern run --session ID` and `tern sessions export ID`.
+	SessionID string `json:"session_id,omitempty"`
 }
 
 // TurnStarted opens a turn; Prompt is the user's message.

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/session"
+	"github.com/ternhq/tern/tools"
+)
+
+// resumeMode says which session log a command writes to.
+type resumeMode int
+
+const (
+	// resumeNone starts a new session.
+	resumeNone resumeMode = iota + 1
+	// resumeLatest continues the newest session of the workspace.
+	resumeLatest
+	// resumeID continues the session whose id starts with sessionChoice.id.
+	resumeID
+)
+
+// sessionChoice is what the flags asked for: a new session, or one to
+// continue, possibly as a fork.
+type sessionChoice struct {
+	mode resumeMode
+	id   string
+	fork bool
+}
+
+// resumed is a session read back for continuing it.
+type resumed struct {
+	log   *session.Session
+	state session.State
+}
+
+// loadResumed finds and restores the session the choice names, or returns
+// nil for a new session. Errors say what to do.
+func loadResumed(home, workspace string, ch sessionChoice) (*resumed, error) {
+	var info session.Info
+	var err error
+	switch ch.mode {
+	case resumeNone:
+		return nil, nil
+	case resumeLatest:
+		info, err = session.Latest(home, workspace)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, fmt.Errorf("no earlier session in %s to continue; start one without --continue", workspace)
+		}
+	case resumeID:
+		info, err = session.Find(home, ch.id)
+		if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
+			return nil, err // says which sessions to look at
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find the session: %w", err)
+	}
+	if info.Problem != "" {
+		return nil, fmt.Errorf("session %s cannot be read: %s", info.ID, info.Problem)
+	}
+	s, err := session.Load(info.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", info.ID, err)
+	}
+	st, err := session.Restore(s)
+	if err != nil {
+		return nil, fmt.Errorf("restore session %s: %w", info.ID, err)
+	}
+	return &resumed{log: s, state: st}, nil
+}
+
+// sessionLog is the open log of the running session and the hooks that
+// feed it.
+type sessionLog struct {
+	writer   *session.Writer
+	recorder *session.Recorder
+	// header is the template for the session /clear starts.
+	header session.Header
+	home   string
+	// notices receives what went wrong while recording.
+	notices io.Writer
+	mu      sync.Mutex
+}
+
+// openLog starts the log: a new session, the resumed one (appending), or a
+// fork of it. It installs the checkpointer on ws so tools save files before
+// changing them.
+func openLog(ctx context.Context, home string, h session.Header, res *resumed, fork bool, ws *tools.Workspace, notices io.Writer) (*sessionLog, error) {
+	var w *session.Writer
+	var err error
+	lastTurn := 0
+	switch {
+	case res == nil:
+		w, err = session.Create(home, h)
+	case fork:
+		w, err = session.Fork(home, res.log, 0, session.Header{TernVersion: h.TernVersion})
+		lastTurn = res.state.LastTurn
+	default:
+		w, err = session.OpenAppend(res.log.Path)
+		lastTurn = res.state.LastTurn
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open the session log under %s: %w", session.Dir(home), err)
+	}
+	rec := session.NewRecorder(w)
+	if lastTurn > 0 {
+		rec.StartAfter(lastTurn)
+	}
+	sh, err := session.OpenShadow(ctx, home, ws.Root)
+	switch {
+	case errors.Is(err, session.ErrNoShadow):
+		sh = nil
+	case err != nil:
+		notef(notices, "tern: shell commands will not be snapshotted for rewind: %v\n", err)
+		sh = nil
+	}
+	session.NewCheckpointer(rec, sh).Install(ws)
+	return &sessionLog{writer: w, recorder: rec, header: h, home: home, notices: notices}, nil
+}
+
+// ID is the running session's id; "" when nothing is recorded (a nil log).
+func (l *sessionLog) ID() string {
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writer.Header().ID
+}
+
+// restart moves recording to a new session, as /clear starts a fresh
+// conversation; the old log is synced and closed.
+func (l *sessionLog) restart() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w, err := session.Create(l.home, l.header)
+	if err != nil {
+		notef(l.notices, "tern: start a new session log: %v; still writing to %s\n", err, l.writer.Path())
+		return
+	}
+	old := l.writer
+	empty := l.recorder.Turn() == 0
+	if err := l.recorder.Switch(w, 0); err != nil {
+		notef(l.notices, "tern: finish the session log %s: %v\n", old.Path(), err)
+	}
+	if err := old.Close(); err != nil {
+		notef(l.notices, "tern: close the session log %s: %v\n", old.Path(), err)
+	}
+	if empty {
+		_ = os.Remove(old.Path()) // a log without turns; a leftover file only costs a line in the list
+	}
+	l.writer = w
+}
+
+// close writes what the recorder holds and closes the log. Call it once the
+// agent's events are drained. A nil log has nothing to close.
+func (l *sessionLog) close() error {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return closeWriter(l.recorder, l.writer)
+}
+
+// closeWriter flushes rec into w and closes it. A log that never got a
+// turn is removed, so opening tern and quitting leaves no empty session
+// for --continue to pick.
+func closeWriter(rec *session.Recorder, w *session.Writer) error {
+	ferr := rec.Flush()
+	cerr := w.Close()
+	if err := errors.Join(ferr, cerr); err != nil {
+		return fmt.Errorf("write the session log %s: %w", w.Path(), err)
+	}
+	if rec.Turn() == 0 {
+		if err := os.Remove(w.Path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove the empty session log: %w", err)
+		}
+	}
+	return nil
+}
+
+// recordedAgent is the agent as the interface and the headless runner see
+// it: its events pass through the session's Recorder, and model and policy
+// switches are recorded. Without a log (nil) it is the agent as is.
+type recordedAgent struct {
+	*agent.Agent
+	log    *sessionLog
+	events <-chan agent.Event
+}
+
+// newRecordedAgent starts recording a's events; the tap ends when the agent
+// closes its event stream or ctx is done.
+func newRecordedAgent(ctx context.Context, a *agent.Agent, log *sessionLog) *recordedAgent {
+	if log == nil {
+		return &recordedAgent{Agent: a, events: a.Events()}
+	}
+	return &recordedAgent{Agent: a, log: log, events: log.recorder.Tap(ctx, a.Events())}
+}
+
+// Events is the agent's event stream after the Recorder saw it.
+func (r *recordedAgent) Events() <-chan agent.Event { return r.events }
+
+// SetModel switches the model and records the switch.
+func (r *recordedAgent) SetModel(id string) {
+	r.Agent.SetModel(id)
+	if r.log != nil {
+		r.log.recorder.ModelChanged(id)
+	}
+}
+
+// SetPolicy switches the approval policy and records the switch.
+func (r *recordedAgent) SetPolicy(p agent.Policy) {
+	r.Agent.SetPolicy(p)
+	if r.log != nil {
+		r.log.recorder.PolicyChanged(p)
+	}
+}
+
+// Reset clears the conversation and continues in a new session log, so a
+// resumed session never mixes the two conversations.
+func (r *recordedAgent) Reset() error {
+	if err := r.Agent.Reset(); err != nil {
+		return err
+	}
+	r.log.restart()
+	return nil
+}
+
+// toolsHash identifies the tool specs the agent offers, as the session
+// header records them.
+func toolsHash(reg *tools.Registry) string {
+	specs := reg.Specs()
+	ps := make([]provider.ToolSpec, len(specs))
+	for i, s := range specs {
+		ps[i] = provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
+	}
+	return session.ToolsHash(ps)
+}
+
+// notef writes a notice; a failed write to stderr has nowhere to be reported.
+func notef(w io.Writer, format string, args ...any) {
+	_, _ = fmt.Fprintf(w, format, args...)
+}

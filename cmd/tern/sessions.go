@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/ternhq/tern/session"
+	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui/sanitize"
+)
+
+// sessions is `tern sessions [--json] [--all]` and
+// `tern sessions export ID [PATH]`.
+func (c *cli) sessions(ctx context.Context, args []string) int {
+	if len(args) > 0 && args[0] == "export" {
+		return c.exportSession(args[1:])
+	}
+	fs, common, jsonOut, all := sessionsFlags()
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return c.flagError("tern sessions", err, sessionsUsage)
+	}
+	if len(pos) > 0 {
+		c.printf(c.stderr, "tern sessions: unknown argument %q\nRun 'tern sessions --help' for usage.\n", pos[0])
+		return exitUsage
+	}
+	return c.listSessions(ctx, common, c.stdout, *jsonOut, *all)
+}
+
+// sessionsFlags declares the flags of `tern sessions`.
+func sessionsFlags() (fs *flag.FlagSet, common *commonFlags, jsonOut, all *bool) {
+	fs, common = newFlagSet("tern sessions")
+	jsonOut = fs.Bool("json", false, "print a JSON array")
+	all = fs.Bool("all", false, "list the sessions of every workspace")
+	return fs, common, jsonOut, all
+}
+
+// sessionJSON is one session in `tern sessions --json`.
+type sessionJSON struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Messages  int       `json:"messages"`
+	Model     string    `json:"model"`
+	Created   time.Time `json:"created"`
+	Updated   time.Time `json:"updated"`
+	Workspace string    `json:"workspace"`
+	Parent    string    `json:"parent,omitempty"`
+	Path      string    `json:"path"`
+	Problem   string    `json:"problem,omitempty"`
+}
+
+// listSessions writes the sessions of this workspace (or all) to w, newest
+// first.
+func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, jsonOut, all bool) int {
+	cfg, err := c.loadConfig(common)
+	if err != nil {
+		c.printf(c.stderr, "tern sessions: %v\n", err)
+		return exitUsage
+	}
+	infos, err := session.List(cfg.Home.V)
+	if err != nil {
+		c.printf(c.stderr, "tern sessions: %v\n", err)
+		return exitFailed
+	}
+	if !all {
+		ws, err := tools.NewWorkspace(c.cwd)
+		if err != nil {
+			c.printf(c.stderr, "tern sessions: %v\n", err)
+			return exitFailed
+		}
+		kept := infos[:0]
+		for _, in := range infos {
+			if filepath.Clean(in.Workspace) == ws.Root || in.Problem != "" && in.Workspace == "" {
+				kept = append(kept, in)
+			}
+		}
+		infos = kept
+	}
+	if jsonOut {
+		out := make([]sessionJSON, 0, len(infos))
+		for _, in := range infos {
+			out = append(out, sessionJSON{
+				ID: in.ID, Title: in.Title, Messages: in.Messages, Model: in.Model,
+				Created: in.Created, Updated: in.Updated, Workspace: in.Workspace,
+				Parent: in.Parent, Path: in.Path, Problem: in.Problem,
+			})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			c.printf(c.stderr, "tern sessions: write the list: %v\n", err)
+			return exitFailed
+		}
+		return exitOK
+	}
+	if len(infos) == 0 {
+		where := "this workspace"
+		if all {
+			where = session.Dir(cfg.Home.V)
+		}
+		c.printf(w, "No sessions in %s yet.\n", where)
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	c.printf(tw, "DATE\tMESSAGES\tMODEL\tID\tTITLE\n")
+	for _, in := range infos {
+		title := sanitize.Clean(in.Title)
+		if in.Problem != "" {
+			title = "(cannot be read: " + sanitize.Clean(in.Problem) + ")"
+		}
+		if all {
+			title += "  [" + sanitize.Clean(in.Workspace) + "]"
+		}
+		c.printf(tw, "%s\t%d\t%s\t%s\t%s\n", in.Created.Local().Format("2006-01-02 15:04"), in.Messages,
+			sanitize.Clean(in.Model), in.ID, strings.ReplaceAll(title, "\t", " "))
+	}
+	if err := tw.Flush(); err != nil {
+		c.printf(c.stderr, "tern sessions: write the list: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// exportSession is `tern sessions export ID [PATH]`: the conversation as
+// Markdown on stdout, or in PATH.
+func (c *cli) exportSession(args []string) int {
+	fs, common := newFlagSet("tern sessions export")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return c.flagError("tern sessions export", err, sessionsUsage)
+	}
+	if len(pos) == 0 || len(pos) > 2 {
+		c.printf(c.stderr, "tern sessions export: give a session id, and optionally a file to write: tern sessions export ID [PATH]\n")
+		return exitUsage
+	}
+	cfg, err := c.loadConfig(common)
+	if err != nil {
+		c.printf(c.stderr, "tern sessions export: %v\n", err)
+		return exitUsage
+	}
+	info, err := session.Find(cfg.Home.V, pos[0])
+	if err != nil {
+		c.printf(c.stderr, "tern sessions export: %v\n", err)
+		if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
+			return exitUsage
+		}
+		return exitFailed
+	}
+	s, err := session.Load(info.Path)
+	if err != nil {
+		c.printf(c.stderr, "tern sessions export: %v\n", err)
+		return exitFailed
+	}
+	for _, w := range s.Warnings {
+		c.printf(c.stderr, "tern: %s\n", w)
+	}
+	md := session.Export(s)
+	if len(pos) == 1 {
+		if _, err := io.WriteString(c.stdout, md); err != nil {
+			c.printf(c.stderr, "tern sessions export: %v\n", err)
+			return exitFailed
+		}
+		return exitOK
+	}
+	path := pos[1]
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.cwd, path)
+	}
+	if err := os.WriteFile(path, []byte(md), 0o600); err != nil {
+		c.printf(c.stderr, "tern sessions export: %v\n", err)
+		return exitFailed
+	}
+	c.printf(c.stderr, "tern: wrote %s\n", path)
+	return exitOK
+}
