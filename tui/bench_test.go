@@ -61,7 +61,12 @@ func benchModel(b *testing.B, n int) *model {
 	}
 	// Render everything once, as a long session would have.
 	for i := range m.tr.blocks {
-		m.tr.lines(&m.rc, i)
+		for {
+			n := len(m.tr.lines(&m.rc, i))
+			if ok, _ := m.tr.fill(&m.rc, i, 0, n); !ok {
+				break
+			}
+		}
 	}
 	return m
 }

@@ -78,21 +78,20 @@ func (b *assistantBlock) render(rc *renderCtx) []string {
 		lines = wrap(src, rc.width-2)
 	case b.done && b.full != nil && b.fullWidth == rc.width && b.fullGen == rc.gen:
 		lines = b.full
-	case !b.done:
+		b.stream = nil
+	case !b.done || !markdown.HasRefDefinitions(src):
+		// The incremental render equals a full one (reference links defined
+		// after their use are the exception); it draws only what fill asks for.
 		if b.stream == nil || b.stream.Renderer() != r {
 			b.stream = markdown.NewStream(r)
 		}
-		lines, err = b.stream.Render(src)
-	case b.stream != nil && b.stream.Renderer() == r && !markdown.HasRefDefinitions(src):
-		// The incremental render of the whole answer equals a full one;
-		// reuse it instead of paying for the whole document again.
-		lines, err = b.stream.Render(src)
-		b.stream = nil
+		lines, err = b.stream.Layout(src, b.done)
 	default:
 		b.stream = nil
 		lines, err = r.Lines(src)
 	}
 	if err != nil {
+		b.stream = nil
 		lines = wrap(src, rc.width-2)
 	}
 	out := make([]string, 0, len(lines)+2)
@@ -104,6 +103,26 @@ func (b *assistantBlock) render(rc *renderCtx) []string {
 		return nil
 	}
 	return append(out, "")
+}
+
+// fill renders the parts of the answer among lines [from, to) that are still
+// placeholders, updating the cached lines; shift is how far the lines at and
+// below from moved.
+func (b *assistantBlock) fill(rc *renderCtx, from, to int) (bool, int) {
+	if b.stream == nil || b.stream.Renderer() != rc.md(rc.width) {
+		return false, 0
+	}
+	if !b.stream.Fill(from, to) {
+		return false, 0
+	}
+	b.lines = b.render(rc)
+	if b.lines == nil {
+		b.lines = []string{}
+	}
+	if b.stream == nil {
+		return true, 0
+	}
+	return true, b.stream.Shift()
 }
 
 // fullRenderMsg carries the background render of a finished answer.

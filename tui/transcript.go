@@ -20,6 +20,16 @@ type block interface {
 	render(rc *renderCtx) []string
 }
 
+// lazyBlock is a block whose render leaves parts as placeholders of
+// estimated height until they are on screen, so a long answer costs only
+// what is shown.
+type lazyBlock interface {
+	// fill renders the placeholders among lines [from, to) of the cached
+	// lines and reports whether it did; shift is how far the lines from
+	// `from` on moved.
+	fill(rc *renderCtx, from, to int) (ok bool, shift int)
+}
+
 // transcript is the scrollable list of blocks. It renders lazily: only blocks
 // on screen are brought up to date, and the screen is addressed by an anchor
 // (a block and a line inside it) so that appending never moves what the user
@@ -98,7 +108,14 @@ func (t *transcript) ensure(rc *renderCtx, height int) {
 	if t.follow {
 		acc := 0
 		for i := len(t.blocks) - 1; i >= 0 && acc < height; i-- {
-			acc += len(t.lines(rc, i))
+			n := len(t.lines(rc, i))
+			for {
+				if ok, _ := t.fill(rc, i, max(0, n-(height-acc)), n); !ok {
+					break
+				}
+				n = len(t.blocks[i].cacheRef().lines)
+			}
+			acc += n
 		}
 		return
 	}
@@ -111,6 +128,18 @@ func (t *transcript) ensure(rc *renderCtx, height int) {
 	i := t.top
 	for ; i < len(t.blocks) && acc < height; i++ {
 		n := len(t.lines(rc, i))
+		for {
+			ok, shift := t.fill(rc, i, max(0, -acc), height-acc)
+			if !ok {
+				break
+			}
+			n = len(t.blocks[i].cacheRef().lines)
+			if i == t.top {
+				// Keep what was at the top of the screen there.
+				t.off = max(0, t.off+shift)
+				acc = -t.off
+			}
+		}
 		if i == t.top && t.off >= n {
 			t.off = max(0, n-1)
 			acc = -t.off
@@ -123,6 +152,16 @@ func (t *transcript) ensure(rc *renderCtx, height int) {
 		t.follow, t.below = true, false
 		t.ensure(rc, height)
 	}
+}
+
+// fill renders the placeholders of blocks[i] among lines [from, to) when it
+// is a lazy block; see lazyBlock.fill.
+func (t *transcript) fill(rc *renderCtx, i, from, to int) (bool, int) {
+	lb, ok := t.blocks[i].(lazyBlock)
+	if !ok || from >= to {
+		return false, 0
+	}
+	return lb.fill(rc, from, to)
 }
 
 // anchorFromBottom turns the follow state into an explicit anchor.

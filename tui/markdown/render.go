@@ -37,7 +37,8 @@ func (s Style) config() ansi.StyleConfig {
 // Renderer turns Markdown into terminal lines of one width and style. It is
 // not safe for concurrent use (neither is glamour); make one per goroutine.
 type Renderer struct {
-	r *glamour.TermRenderer
+	r     *glamour.TermRenderer
+	width int
 }
 
 // NewRenderer makes a renderer that wraps text to fit width cells.
@@ -47,7 +48,7 @@ func NewRenderer(style Style, width int) (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
-	return &Renderer{r: r}, nil
+	return &Renderer{r: r, width: width}, nil
 }
 
 // Lines renders src and returns its lines without the blank lines glamour puts

@@ -32,6 +32,26 @@ func SafeSplit(src string) int {
 	return split
 }
 
+// splitPoints returns every offset SafeSplit could have returned for a prefix
+// of src, in order; the last one is SafeSplit(src).
+func splitPoints(src string) []int {
+	var sc scanner
+	var pts []int
+	for off := 0; off < len(src); {
+		n := strings.IndexByte(src[off:], '\n')
+		if n < 0 {
+			break
+		}
+		line := src[off : off+n]
+		if sc.startsBlock(line) {
+			pts = append(pts, off)
+		}
+		sc.feed(line)
+		off += n + 1
+	}
+	return pts
+}
+
 // scanner tracks the block structure that can span blank lines.
 type scanner struct {
 	fenceChar byte // '`' or '~' while inside a fence

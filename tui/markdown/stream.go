@@ -1,15 +1,47 @@
 package markdown
 
-// Stream renders a message that grows at its end. Blocks before the last safe
-// split point are rendered once and kept; each Render call only renders the
-// open tail again, so a frame costs the size of the last block, not of the
-// whole answer.
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Stream renders a message that grows at its end. The source is cut at safe
+// split points into closed segments, which never change once cut, and an
+// open tail. Render draws every segment once and keeps it, so a frame costs
+// the size of the open tail, not of the whole answer. Layout goes further
+// and leaves segments as blank placeholders of estimated height until Fill
+// asks for them, so only what is on screen is ever rendered.
 type Stream struct {
-	r      *Renderer
-	closed int      // bytes of the source rendered into done
-	done   []string // rendered lines of src[:closed]
-	seam   int      // blank lines between done and what follows
+	r          *Renderer
+	closed     int // bytes of the source cut into segs
+	segs       []segment
+	final      bool   // the source ended: the tail became a segment
+	src        string // the source of the last call, which segments index
+	unrendered int    // segments still placeholders
+
+	mark, markLine int // the segment Fill marked and the line it started on
+
+	tailSrc string // the open tail last rendered, and its lines
+	tail    []string
+	tailOK  bool
 }
+
+// segment is a run of closed blocks; lines is nil until it is rendered.
+type segment struct {
+	from, to int // the segment's bytes of the source
+	lines    []string
+	seam     int // blank lines between this segment and what follows
+	rendered bool
+	est      int // estimated height while not rendered
+	start    int // first line of the segment in the last layout
+	end      int // line after its last
+}
+
+// minSegment is the smallest source a segment holds when a large chunk
+// arrives at once: small enough that the screen needs only a few of them,
+// large enough that glamour's per-call cost does not dominate.
+const minSegment = 1 << 10
 
 // NewStream starts an empty stream rendered with r.
 func NewStream(r *Renderer) *Stream { return &Stream{r: r} }
@@ -20,33 +52,188 @@ func (s *Stream) Renderer() *Renderer { return s.r }
 // Render returns the lines of src, which must extend the src of the previous
 // call. The returned slice is fresh; the caller may keep it.
 func (s *Stream) Render(src string) ([]string, error) {
-	if len(src) < s.closed {
-		s.closed, s.done, s.seam = 0, nil, 0 // not an extension: start over
-	}
-	if split := SafeSplit(src[s.closed:]); split > 0 {
-		block, seam, err := s.r.render(src[s.closed : s.closed+split])
-		if err != nil {
-			return nil, err
-		}
-		if len(s.done) > 0 && len(block) > 0 {
-			s.done = appendBlank(s.done, s.seam)
-		}
-		s.done = append(s.done, block...)
-		if len(block) > 0 {
-			s.seam = seam
-		}
-		s.closed += split
-	}
-	tail, err := s.r.Lines(src[s.closed:])
-	if err != nil {
+	if err := s.update(src, false); err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(s.done)+s.seam+len(tail))
-	out = append(out, s.done...)
-	if len(s.done) > 0 && len(tail) > 0 {
-		out = appendBlank(out, s.seam)
+	s.renderSegments(0, len(s.segs))
+	return s.compose(), nil
+}
+
+// Layout is Render except that segments not yet rendered are blank lines of
+// an estimated height; Fill renders them. When final is set the source is
+// complete and its tail is laid out lazily too.
+func (s *Stream) Layout(src string, final bool) ([]string, error) {
+	if err := s.update(src, final); err != nil {
+		return nil, err
 	}
-	return append(out, tail...), nil
+	return s.compose(), nil
+}
+
+// Fill renders the placeholder segments that overlap lines [from, to) of the
+// last Layout and reports whether any was rendered (the next Layout then
+// returns different lines, possibly a different number of them). After that
+// Layout, Shift says how far the lines from the first segment at or after
+// from moved, so a caller showing them can keep them where they were.
+func (s *Stream) Fill(from, to int) bool {
+	if s.unrendered == 0 {
+		return false
+	}
+	lo, hi := -1, -1
+	for i, sg := range s.segs {
+		if !sg.rendered && sg.start < to && sg.end >= from {
+			if lo < 0 {
+				lo = i
+			}
+			hi = i + 1
+		}
+	}
+	if lo < 0 {
+		return false
+	}
+	k := 0
+	for k < len(s.segs) && s.segs[k].start < from {
+		k++
+	}
+	s.mark, s.markLine = k, s.lineOf(k)
+	s.renderSegments(lo, hi)
+	return true
+}
+
+// Shift is how far the lines Fill marked moved in the Layout that followed.
+func (s *Stream) Shift() int {
+	if s.mark > len(s.segs) {
+		return 0
+	}
+	return s.lineOf(s.mark) - s.markLine
+}
+
+// lineOf is where segs[k] starts in the last layout, or where the last
+// segment ends when k is past it.
+func (s *Stream) lineOf(k int) int {
+	if k < len(s.segs) {
+		return s.segs[k].start
+	}
+	if k > 0 {
+		return s.segs[k-1].end
+	}
+	return 0
+}
+
+// update cuts the closed part of src into segments and renders the open tail.
+func (s *Stream) update(src string, final bool) error {
+	if len(src) < s.closed || (s.final && len(src) != s.closed) {
+		s.closed, s.segs, s.final, s.tailOK, s.unrendered = 0, nil, false, false, 0 // not an extension: start over
+	}
+	s.src = src
+	if s.final {
+		return nil
+	}
+	rest := src[s.closed:]
+	cut := 0
+	pts := splitPoints(rest)
+	for i, p := range pts {
+		if p-cut >= minSegment || i == len(pts)-1 {
+			s.addSegment(s.closed+cut, s.closed+p)
+			cut = p
+		}
+	}
+	s.closed += cut
+	if final {
+		s.addSegment(s.closed, len(src))
+		s.closed, s.final, s.tailOK, s.tail = len(src), true, false, nil
+		return nil
+	}
+	tailSrc := src[s.closed:]
+	if s.tailOK && tailSrc == s.tailSrc {
+		return nil
+	}
+	tail, err := s.r.Lines(tailSrc)
+	if err != nil {
+		return err
+	}
+	s.tailSrc, s.tail, s.tailOK = tailSrc, tail, true
+	return nil
+}
+
+// addSegment appends a closed segment; a blank one needs no rendering.
+func (s *Stream) addSegment(from, to int) {
+	src := s.src[from:to]
+	if isBlank(src) {
+		s.segs = append(s.segs, segment{from: from, to: to, rendered: true})
+		return
+	}
+	s.segs = append(s.segs, segment{from: from, to: to, est: s.estimateSegment(src)})
+	s.unrendered++
+}
+
+// renderSegments renders segs[lo:hi] that are still placeholders. A segment
+// glamour fails on shows its source, so the rest of the answer still renders.
+func (s *Stream) renderSegments(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		sg := &s.segs[i]
+		if sg.rendered {
+			continue
+		}
+		src := s.src[sg.from:sg.to]
+		lines, seam, err := s.r.render(src)
+		if err != nil {
+			lines, seam = strings.Split(strings.TrimRight(src, "\n"), "\n"), 1
+		}
+		sg.lines, sg.seam, sg.rendered = lines, seam, true
+		s.unrendered--
+	}
+}
+
+// compose joins the segments and the tail as one render of the whole
+// source would lay them out, recording where each segment lies.
+func (s *Stream) compose() []string {
+	out := make([]string, 0, s.estimate())
+	seam := 0
+	for i := range s.segs {
+		sg := &s.segs[i]
+		if !sg.rendered {
+			if len(out) > 0 {
+				out = appendBlank(out, seam)
+			}
+			sg.start = len(out)
+			out = appendBlank(out, sg.est)
+			sg.end, seam = len(out), 1
+			continue
+		}
+		if len(out) > 0 && len(sg.lines) > 0 {
+			out = appendBlank(out, seam)
+		}
+		sg.start = len(out)
+		out = append(out, sg.lines...)
+		sg.end = len(out)
+		if len(sg.lines) > 0 {
+			seam = sg.seam
+		}
+	}
+	if len(out) > 0 && len(s.tail) > 0 {
+		out = appendBlank(out, seam)
+	}
+	return append(out, s.tail...)
+}
+
+// estimate is a capacity hint for compose.
+func (s *Stream) estimate() int {
+	n := len(s.tail) + 1
+	for _, sg := range s.segs {
+		n += len(sg.lines) + sg.est + sg.seam + 1
+	}
+	return n
+}
+
+// estimateSegment guesses a segment's rendered height before rendering it:
+// its source lines wrapped at the renderer's width.
+func (s *Stream) estimateSegment(src string) int {
+	w := max(s.r.width, 10)
+	n := 0
+	for line := range strings.SplitSeq(strings.TrimRight(src, " \t\n"), "\n") {
+		n += max(1, (ansi.StringWidth(line)+w-1)/w)
+	}
+	return n
 }
 
 func appendBlank(lines []string, n int) []string {
