@@ -101,6 +101,10 @@ type model struct {
 
 	quitting bool
 
+	// replayed is what rendering Options.Replay left to run (frames,
+	// background renders); Init starts it.
+	replayed tea.Cmd
+
 	// View runs after every message; while text streams most messages change
 	// nothing on screen until the next frame, so the last view is reused.
 	view      tea.View
@@ -140,12 +144,36 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 	m.deny.Prompt = "› "
 	m.tr.add(m.welcome())
 	m.resize(m.width, m.height)
+	m.replayed = m.replay(opts.Replay)
 	return m
+}
+
+// replay renders a resumed session's events with the code that renders live
+// ones, so earlier turns look as they did. It runs before Init subscribes to
+// the agent, so live events always come after.
+func (m *model) replay(evs []agent.Event) tea.Cmd {
+	if len(evs) == 0 {
+		return nil
+	}
+	m.rc.now = m.clock()
+	cmds := make([]tea.Cmd, 0, len(evs))
+	for _, ev := range evs {
+		cmds = append(cmds, m.onEvent(ev))
+	}
+	for b := range m.streamed {
+		m.tr.changed(b)
+		delete(m.streamed, b)
+	}
+	// Replayed turns took no time here; their times to first token are not
+	// known and would read as zero in /cost.
+	m.meter.ttft = nil
+	return tea.Batch(cmds...)
 }
 
 // Init starts listening to the agent and loads the prompt history.
 func (m *model) Init() tea.Cmd {
 	cmds := []tea.Cmd{
+		m.replayed,
 		m.waitEvents(),
 		loadHistory(m.opts.Home),
 		tea.Raw(altScrollOn),
@@ -299,6 +327,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onModels(msg)
 	case noticeMsg:
 		m.setNotice(msg.text, msg.bad)
+	case diffMsg:
+		m.onDiff(msg)
+	case undoMsg:
+		cmd = m.onUndo(msg)
 	default:
 		var c tea.Cmd
 		m.input, c = m.input.Update(msg)

@@ -69,6 +69,21 @@ type Options struct {
 	// Remember adds a `#` line to the project's AGENTS.md and returns the
 	// file's path (agent.AppendMemory); nil sends such lines to the model.
 	Remember func(line string) (path string, err error)
+	// Replay are a resumed session's events (session.State.Replay); they
+	// are rendered like live ones before the agent's events are read.
+	Replay []agent.Event
+	// Export writes the conversation as Markdown to path (a default one
+	// when path is "") and returns where it went, for /export; nil
+	// disables it.
+	Export func(path string) (written string, err error)
+	// Diff returns every file change of the session as concatenated
+	// unified diffs, for /diff; nil disables it.
+	Diff func(ctx context.Context) (string, error)
+	// Undo reverts the last turn's file changes and says what it did, for
+	// /undo. Without force it changes nothing when files changed outside
+	// tern and returns *UndoConflicts; with force it overwrites them. nil
+	// disables it.
+	Undo func(ctx context.Context, force bool) (summary string, err error)
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It

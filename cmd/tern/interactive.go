@@ -29,8 +29,7 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessio
 		if choice.fork {
 			what = "forked session " + r.log.Header.ID + " as " + a.SessionID()
 		}
-		note := fmt.Sprintf("%s: %d messages; the transcript is not redrawn yet, but the model sees the whole conversation",
-			what, len(r.state.Messages))
+		note := fmt.Sprintf("%s: %d messages", what, len(r.state.Messages))
 		c.printf(c.stderr, "tern: %s\n", note)
 		a.Notices = append(a.Notices, note)
 	}
@@ -64,7 +63,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		}
 		<-done
 	}()
-	err := tui.Run(ctx, tui.Options{
+	opts := tui.Options{
 		Agent:         a.Agent,
 		Workspace:     a.Workspace,
 		Offline:       a.Offline,
@@ -82,8 +81,14 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 			return tui.ContextFromAgent(a.Agent.ContextBytes(agent.MemoryBytes(a.Memory)))
 		},
 		Remember: func(line string) (string, error) { return agent.AppendMemory(a.Workspace, line) },
-	})
-	if err != nil {
+	}
+	if a.Resumed != nil {
+		opts.Replay = a.Resumed.state.Replay()
+	}
+	if a.log != nil {
+		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undo
+	}
+	if err := tui.Run(ctx, opts); err != nil {
 		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))
 		return exitFailed
 	}

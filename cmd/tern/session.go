@@ -7,12 +7,15 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui"
 )
 
 // resumeMode says which session log a command writes to.
@@ -82,6 +85,10 @@ func loadResumed(home, workspace string, ch sessionChoice) (*resumed, error) {
 type sessionLog struct {
 	writer   *session.Writer
 	recorder *session.Recorder
+	// rewinder serves /diff and /undo; it follows the recorder across /clear.
+	rewinder *session.Rewinder
+	// root is the workspace root, where /export writes by default.
+	root string
 	// header is the template for the session /clear starts.
 	header session.Header
 	home   string
@@ -123,7 +130,10 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 		sh = nil
 	}
 	session.NewCheckpointer(rec, sh).Install(ws)
-	return &sessionLog{writer: w, recorder: rec, header: h, home: home, notices: notices}, nil
+	return &sessionLog{
+		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),
+		root: ws.Root, header: h, home: home, notices: notices,
+	}, nil
 }
 
 // ID is the running session's id; "" when nothing is recorded (a nil log).
@@ -252,4 +262,77 @@ func toolsHash(reg *tools.Registry) string {
 // notef writes a notice; a failed write to stderr has nowhere to be reported.
 func notef(w io.Writer, format string, args ...any) {
 	_, _ = fmt.Fprintf(w, format, args...)
+}
+
+// export writes the conversation as Markdown to path, for /export; "" means
+// tern-<session id>.md in the workspace, and a relative path is taken from
+// the workspace. It returns the file written.
+func (l *sessionLog) export(path string) (string, error) {
+	if err := l.recorder.Flush(); err != nil {
+		return "", fmt.Errorf("write the session log first: %w", err)
+	}
+	s, err := session.Load(l.recorder.Writer().Path())
+	if err != nil {
+		return "", err
+	}
+	if path == "" {
+		path = "tern-" + s.Header.ID + ".md"
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.root, path)
+	}
+	if err := os.WriteFile(path, []byte(session.Export(s)), 0o644); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// diff is every file change of the session as concatenated unified diffs,
+// for /diff.
+func (l *sessionLog) diff(ctx context.Context) (string, error) {
+	changes, err := l.rewinder.Changes(ctx)
+	if err != nil {
+		return "", fmt.Errorf("collect the session's changes: %w", err)
+	}
+	var b strings.Builder
+	for _, c := range changes {
+		b.WriteString(c.Diff)
+	}
+	return b.String(), nil
+}
+
+// undo reverts the last turn's file changes, for /undo. Without force it
+// stops at files changed outside tern and returns *tui.UndoConflicts.
+func (l *sessionLog) undo(ctx context.Context, force bool) (string, error) {
+	choice := session.ConflictsStop
+	if force {
+		choice = session.ConflictsOverwrite
+	}
+	res, err := l.rewinder.Undo(ctx, choice)
+	switch {
+	case errors.Is(err, session.ErrConflicts) && res != nil:
+		paths := make([]string, len(res.Conflicts))
+		for i, c := range res.Conflicts {
+			paths[i] = c.Path
+		}
+		return "", &tui.UndoConflicts{Paths: paths}
+	case errors.Is(err, session.ErrNothingToUndo):
+		return "", err // says which turn and why
+	case err != nil:
+		return "", fmt.Errorf("undo: %w", err)
+	}
+	return undoSummary(res), nil
+}
+
+// undoSummary says in one line what an undo put back.
+func undoSummary(res *session.RewindResult) string {
+	parts := []string{fmt.Sprintf("undid the file changes of turn %d", res.Turn)}
+	if len(res.Restored) > 0 {
+		parts = append(parts, "restored "+strings.Join(res.Restored, ", "))
+	}
+	if len(res.Removed) > 0 {
+		parts = append(parts, "removed "+strings.Join(res.Removed, ", "))
+	}
+	parts = append(parts, res.Notes...)
+	return strings.Join(parts, "; ")
 }

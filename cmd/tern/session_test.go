@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui"
 )
 
 // turn records one finished turn with a prompt and an answer.
@@ -119,5 +122,82 @@ func TestSessionLogLifecycle(t *testing.T) {
 	}
 	if _, err := os.Stat(log.writer.Path()); err != nil {
 		t.Errorf("the fork was not kept: %v", err)
+	}
+}
+
+func TestSessionLogDiffUndoExport(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	ws, err := tools.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(ws.Root, "a.txt")
+	if err := os.WriteFile(abs, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := session.Header{TernVersion: "test", Workspace: ws.Root, Model: "m", ApprovalPolicy: "ask", SystemPrompt: "sys"}
+	ctx := context.Background()
+	log, err := openLog(ctx, home, h, nil, false, ws, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = log.close() })
+
+	// One turn whose tool rewrites a.txt through the workspace hooks.
+	rec := log.recorder
+	call := &agent.Call{ID: "c1", Name: "write_file", Args: []byte(`{"path":"a.txt","content":"new\n"}`)}
+	rec.Handle(agent.Event{Kind: agent.EventTurnStarted, Text: "change a.txt"})
+	rec.Handle(agent.Event{Kind: agent.EventToolCallReady, Call: call})
+	if err := ws.BeforeWrite(abs, "a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(abs, []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws.AfterWrite(abs, "a.txt", []byte("new\n"))
+	rec.Handle(agent.Event{Kind: agent.EventToolFinished, Call: call, Result: &agent.ToolResult{Status: tools.StatusOK, Output: "wrote a.txt"}})
+	rec.Handle(agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+
+	d, err := log.diff(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d, "-old") || !strings.Contains(d, "+new") || !strings.Contains(d, "a.txt") {
+		t.Errorf("diff = %q", d)
+	}
+
+	path, err := log.export("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(ws.Root, "tern-"+log.ID()+".md"); path != want {
+		t.Errorf("export wrote %s, want %s", path, want)
+	}
+	if md, err := os.ReadFile(path); err != nil || !strings.Contains(string(md), "change a.txt") {
+		t.Errorf("export: %v\n%s", err, md)
+	}
+
+	// A change made outside tern stops the undo until it is forced.
+	if err := os.WriteFile(abs, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = log.undo(ctx, false)
+	var uc *tui.UndoConflicts
+	if !errors.As(err, &uc) || len(uc.Paths) != 1 || uc.Paths[0] != "a.txt" {
+		t.Fatalf("undo without force: %v", err)
+	}
+	if got, _ := os.ReadFile(abs); string(got) != "mine\n" {
+		t.Errorf("a stopped undo changed a.txt to %q", got)
+	}
+	summary, err := log.undo(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(summary, "turn 1") || !strings.Contains(summary, "a.txt") {
+		t.Errorf("undo summary %q", summary)
+	}
+	if got, _ := os.ReadFile(abs); string(got) != "old\n" {
+		t.Errorf("after undo a.txt = %q, want old", got)
 	}
 }
