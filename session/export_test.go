@@ -104,7 +104,7 @@ func TestReplay(t *testing.T) {
 		}
 		got = append(got, k)
 	}
-	want := "turn_started reasoning_delta text_delta tool_call_ready approval_resolved tool_finished tool_call_ready approval_resolved tool_finished text_delta turn_finished:done " +
+	want := "turn_started reasoning_delta text_delta tool_call_started tool_call_ready approval_resolved tool_finished tool_call_started tool_call_ready approval_resolved tool_finished text_delta turn_finished:done " +
 		"turn_started error text_delta usage usage turn_finished:cancelled"
 	if strings.Join(got, " ") != want {
 		t.Errorf("replay = %s\nwant     %s", strings.Join(got, " "), want)

@@ -73,7 +73,13 @@ func replayCall(turn int, t *ToolEntry) []agent.Event {
 	if t.Args != "" {
 		call.Args = []byte(t.Args)
 	}
-	out := []agent.Event{{Kind: agent.EventToolCallReady, Turn: turn, Call: call}}
+	// Started before Ready, as live: consumers close the answer in progress
+	// when a call starts, so text after the call does not join the text before it.
+	started := &agent.Call{ID: t.CallID, Name: t.Name}
+	out := []agent.Event{
+		{Kind: agent.EventToolCallStarted, Turn: turn, Call: started},
+		{Kind: agent.EventToolCallReady, Turn: turn, Call: call},
+	}
 	if a := t.Approval; a != nil {
 		d := agent.Decision{Kind: decisionKind(a.Decision), Auto: a.Auto, Message: a.Message}
 		req := agent.NewApprovalRequest(a.RequestID, *call, 0, tools.Preview{}, agent.Scope{Key: a.Scope})
