@@ -50,30 +50,19 @@ func (c *chunk) reset() {
 func (d *decoder) decode(data []byte, c *chunk) error {
 	d.data, d.i, d.depth = data, 0, 0
 	c.reset()
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
+	err := d.object(func(key []byte) error {
 		switch string(key) {
 		case "choices":
-			err = d.choices(c)
+			return d.choices(c)
 		case "usage":
-			err = d.usage(c)
+			return d.usage(c)
 		case "error":
-			err = d.errorValue(c)
-		default:
-			err = d.skip()
+			return d.errorValue(c)
 		}
-		if err != nil {
-			return err
-		}
+		return d.skip()
+	})
+	if err != nil {
+		return err
 	}
 	d.ws()
 	if d.i != len(d.data) {
@@ -86,17 +75,7 @@ func (d *decoder) choices(c *chunk) error {
 	if d.null() {
 		return nil
 	}
-	if err := d.open('['); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		more, err := d.element(first)
-		if err != nil || !more {
-			return err
-		}
-		if d.null() {
-			continue
-		}
+	return d.array(func() error {
 		if len(c.choices) < cap(c.choices) {
 			c.choices = c.choices[:len(c.choices)+1]
 		} else {
@@ -105,21 +84,12 @@ func (d *decoder) choices(c *chunk) error {
 		ch := &c.choices[len(c.choices)-1]
 		calls := ch.calls[:0]
 		*ch = choice{calls: calls}
-		if err := d.choice(ch); err != nil {
-			return err
-		}
-	}
+		return d.choice(ch)
+	})
 }
 
 func (d *decoder) choice(ch *choice) error {
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil || !more {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "delta", "message":
 			// "message" is what a server that ignores stream:true sends.
@@ -129,24 +99,15 @@ func (d *decoder) choice(ch *choice) error {
 		default:
 			err = d.skip()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 func (d *decoder) delta(ch *choice) error {
 	if d.null() {
 		return nil
 	}
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil || !more {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "content":
 			ch.content, err = d.str()
@@ -161,44 +122,26 @@ func (d *decoder) delta(ch *choice) error {
 		default:
 			err = d.skip()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 func (d *decoder) toolCalls(ch *choice) error {
 	if d.null() {
 		return nil
 	}
-	if err := d.open('['); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		more, err := d.element(first)
-		if err != nil || !more {
-			return err
-		}
-		if d.null() {
-			continue
-		}
+	return d.array(func() error {
 		var f provider.ToolCallFragment
 		if err := d.toolCall(&f); err != nil {
 			return err
 		}
 		ch.calls = append(ch.calls, f)
-	}
+		return nil
+	})
 }
 
 func (d *decoder) toolCall(f *provider.ToolCallFragment) error {
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil || !more {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "index":
 			f.Index, f.HasIndex, err = d.int()
@@ -209,24 +152,15 @@ func (d *decoder) toolCall(f *provider.ToolCallFragment) error {
 		default:
 			err = d.skip()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 func (d *decoder) function(f *provider.ToolCallFragment) error {
 	if d.null() {
 		return nil
 	}
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil || !more {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "name":
 			f.Name, err = d.str()
@@ -235,10 +169,8 @@ func (d *decoder) function(f *provider.ToolCallFragment) error {
 		default:
 			err = d.skip()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 // arguments reads the arguments of a call: normally a string holding JSON,
@@ -265,14 +197,7 @@ func (d *decoder) usage(c *chunk) error {
 	c.hasUsage = true
 	cached, hasCached := 0, false
 	hit := 0
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
+	err := d.members(func(key []byte) (err error) {
 		switch string(key) {
 		case "prompt_tokens":
 			c.usage.PromptTokens, _, err = d.int()
@@ -286,9 +211,10 @@ func (d *decoder) usage(c *chunk) error {
 		default:
 			err = d.skip()
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if hasCached {
 		c.usage.CachedPromptTokens = cached
@@ -302,23 +228,17 @@ func (d *decoder) cachedTokens() (n int, ok bool, err error) {
 	if d.null() {
 		return 0, false, nil
 	}
-	if err := d.open('{'); err != nil {
-		return 0, false, err
-	}
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil || !more {
-			return n, ok, err
-		}
+	err = d.object(func(key []byte) (err error) {
 		if string(key) == "cached_tokens" {
 			n, ok, err = d.int()
-		} else {
-			err = d.skip()
+			return err
 		}
-		if err != nil {
-			return 0, false, err
-		}
+		return d.skip()
+	})
+	if err != nil {
+		return 0, false, err
 	}
+	return n, ok, nil
 }
 
 // errorValue reads an "error" member: null, a message string or an object.
@@ -338,11 +258,7 @@ func (d *decoder) errorValue(c *chunk) error {
 		return err
 	}
 	c.failed = true
-	for first := true; ; first = false {
-		key, more, err := d.member(first)
-		if err != nil || !more {
-			return err
-		}
+	return d.members(func(key []byte) (err error) {
 		switch string(key) {
 		case "message":
 			c.err.message, err = d.loose()
@@ -362,10 +278,8 @@ func (d *decoder) errorValue(c *chunk) error {
 		default:
 			err = d.skip()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 // loose reads any value as text: a string's content, or the raw JSON of

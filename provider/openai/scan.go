@@ -387,3 +387,45 @@ func (d *decoder) literal(word string) error {
 	d.i += len(word)
 	return nil
 }
+
+// object reads an object, calling field for each member with the decoder
+// positioned at its value; field must consume the value.
+func (d *decoder) object(field func(key []byte) error) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	return d.members(field)
+}
+
+// members reads the members of an object whose '{' was already consumed.
+func (d *decoder) members(field func(key []byte) error) error {
+	for first := true; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil || !more {
+			return err
+		}
+		if err := field(key); err != nil {
+			return err
+		}
+	}
+}
+
+// array reads an array, calling elem for each element that is not null, with
+// the decoder positioned at it; elem must consume the element.
+func (d *decoder) array(elem func() error) error {
+	if err := d.open('['); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		more, err := d.element(first)
+		if err != nil || !more {
+			return err
+		}
+		if d.null() {
+			continue
+		}
+		if err := elem(); err != nil {
+			return err
+		}
+	}
+}
