@@ -60,6 +60,16 @@ type Options struct {
 	// Grants are "allow for this session" keys granted earlier (the
 	// ApprovalRequest.Grants of AllowSession answers), restored on resume.
 	Grants []string
+	// Budget limits each turn's cost, requests and time; zero is no limit.
+	Budget Budget
+	// ContextWindow is the model's context size in tokens; automatic
+	// compaction needs it (0: unknown, no automatic compaction).
+	ContextWindow int
+	// CompactThreshold is the share of ContextWindow, in percent, that the
+	// next request's prompt must reach for the conversation to be compacted
+	// before it is sent; 0 means DefaultCompactThreshold and a negative
+	// value turns automatic compaction off.
+	CompactThreshold int
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -82,6 +92,7 @@ type Agent struct {
 	mu       sync.Mutex
 	policy   Policy
 	model    string
+	window   int // the model's context window in tokens; 0: unknown
 	busy     bool
 	stopped  bool
 	pending  *pendingTurn
@@ -93,12 +104,24 @@ type Agent struct {
 	ids    map[string]bool
 	nextID int
 	nextAp int
+	// lastPrompt is the last request's reported prompt and answer tokens,
+	// and lastPromptMsgs the messages they cover; compactHold stops
+	// automatic compaction until another request is answered.
+	lastPrompt, lastPromptMsgs int
+	compactHold                bool
+	// plan is plan mode's state (see EnterPlan).
+	plan planState
+
+	// meter measures each model request; only Run's goroutine uses it.
+	meter meter
 }
 
 // pendingTurn is a submitted message Run has not started yet.
 type pendingTurn struct {
 	text      string
 	cancelled bool
+	// compact makes it a /compact request; text is the focus.
+	compact bool
 }
 
 // New checks the options and returns an agent ready to Run.
@@ -123,6 +146,9 @@ func New(opts Options) (*Agent, error) {
 	}
 	if err := opts.Rules.Validate(); err != nil {
 		return nil, fmt.Errorf("approval rules: %w", err)
+	}
+	if err := opts.Budget.Validate(); err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
 	}
 	allow, err := parseRules(opts.Rules.Allow)
 	if err != nil {
@@ -159,6 +185,7 @@ func New(opts Options) (*Agent, error) {
 		maxRetries: defaultMaxRetries,
 		policy:     opts.Policy,
 		model:      opts.Model,
+		window:     opts.ContextWindow,
 		grants:     make(map[string]bool),
 		ids:        make(map[string]bool),
 	}
@@ -224,6 +251,7 @@ func (a *Agent) Submit(text string) error {
 		return ErrBusy
 	}
 	a.busy = true
+	text = a.takePlanNoteLocked(text)
 	a.pending = &pendingTurn{text: text}
 	a.submit <- a.pending // never blocks: busy admits one pending turn at a time
 	return nil
@@ -269,6 +297,22 @@ func (a *Agent) SetModel(id string) {
 	a.mu.Unlock()
 }
 
+// SetContextWindow changes the context window automatic compaction measures
+// against, for when the gateway reports it after start or the model changed;
+// 0 means unknown and turns automatic compaction off.
+func (a *Agent) SetContextWindow(tokens int) {
+	a.mu.Lock()
+	a.window = max(0, tokens)
+	a.mu.Unlock()
+}
+
+// ContextWindow returns the context window in tokens; 0 when unknown.
+func (a *Agent) ContextWindow() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.window
+}
+
 // Model returns the model the next request will use.
 func (a *Agent) Model() string {
 	a.mu.Lock()
@@ -287,6 +331,8 @@ func (a *Agent) Reset() error {
 	}
 	a.messages = a.initialMessages()
 	a.opts.Workspace.Files = tools.NewFileState()
+	a.resetPlanNoteLocked()
+	a.lastPrompt, a.lastPromptMsgs = 0, 0
 	return nil
 }
 

@@ -44,6 +44,18 @@ const (
 	// EventError reports an error that does not end the turn by itself
 	// (for example a tool that could not be previewed).
 	EventError
+	// EventRequest is sent as a model request goes out; Request measures
+	// what it carries.
+	EventRequest
+	// EventCompactionStarted says the conversation is being summarized:
+	// by /compact (outside any turn) or, with Compaction.Auto, because the
+	// prompt reached the threshold (inside a turn, between two requests,
+	// never while a tool call is open).
+	EventCompactionStarted
+	// EventCompactionFinished ends a compaction: Compaction holds the
+	// summary and what it replaced, or Err says why the conversation
+	// stayed as it was.
+	EventCompactionFinished
 )
 
 // String names the kind for logs and test failures.
@@ -77,6 +89,12 @@ func (k EventKind) String() string {
 		return "turn_finished"
 	case EventError:
 		return "error"
+	case EventRequest:
+		return "request"
+	case EventCompactionStarted:
+		return "compaction_started"
+	case EventCompactionFinished:
+		return "compaction_finished"
 	}
 	return "unknown"
 }
@@ -98,14 +116,25 @@ type Event struct {
 	Decision Decision
 	// Result is the outcome for EventToolFinished.
 	Result *ToolResult
-	// Usage is one request's usage for EventUsage.
+	// Usage is one request's usage for EventUsage: as the gateway reported
+	// it, or tern's estimate when Response.Estimated is set.
 	Usage provider.Usage
+	// Response completes EventUsage: whether Usage is estimated, and the
+	// request's time to first token and total time. nil for usage that was
+	// not measured live (a resumed session's totals).
+	Response *ResponseInfo
+	// Request measures the model request of EventRequest.
+	Request *RequestInfo
 	// Retry describes the retry for EventRetrying.
 	Retry *Retry
 	// Finish describes how the turn ended for EventTurnFinished.
 	Finish *Finish
-	// Err is the error for EventError and failed turns.
+	// Err is the error for EventError and failed turns, and why a
+	// compaction failed or was cancelled (EventCompactionFinished).
 	Err error
+	// Compaction describes the compaction for EventCompactionStarted and
+	// EventCompactionFinished.
+	Compaction *Compaction
 }
 
 // Call identifies a tool call within a turn.
@@ -146,6 +175,9 @@ const (
 	FinishCancelled
 	FinishFailed
 	FinishStepLimit
+	// FinishBudget: a limit of Options.Budget (cost, requests, duration)
+	// was reached; Err wraps ErrBudget and says which.
+	FinishBudget
 )
 
 // String names the reason for logs and the public protocol.
@@ -159,6 +191,8 @@ func (f FinishReason) String() string {
 		return "failed"
 	case FinishStepLimit:
 		return "step_limit"
+	case FinishBudget:
+		return "budget"
 	}
 	return "unknown"
 }
@@ -172,4 +206,12 @@ type Finish struct {
 	Steps int
 	// Usage sums the turn's requests as the gateway reported them.
 	Usage provider.Usage
+	// Estimated sums tern's estimates for the requests the gateway reported
+	// no usage for; they are not in Usage.
+	Estimated provider.Usage
+	// Requests counts the model requests sent, retries included.
+	Requests int
+	// Cost is what the turn cost at Options.Budget's prices, estimates
+	// included; 0 without prices.
+	Cost float64
 }

@@ -219,6 +219,8 @@ type harness struct {
 	ws   *tools.Workspace
 	stop context.CancelFunc
 	done chan struct{}
+	// metered keeps the meter's events in what collect returns.
+	metered bool
 }
 
 func newHarness(t *testing.T, reg *tools.Registry, configure func(*Options), scripts ...script) *harness {
@@ -273,6 +275,9 @@ func (h *harness) collect(on func(Event)) []Event {
 			if !ok {
 				h.t.Fatalf("events closed before the turn finished; got %v", kinds(evs))
 			}
+			if !h.metered && meterEvent(ev) {
+				continue
+			}
 			evs = append(evs, ev)
 			if on != nil {
 				on(ev)
@@ -284,6 +289,13 @@ func (h *harness) collect(on func(Event)) []Event {
 			h.t.Fatalf("turn did not finish; got %v", kinds(evs))
 		}
 	}
+}
+
+// meterEvent reports the meter's own events (requests and estimated
+// usage), which collect leaves out unless the harness is metered: most
+// tests check the conversation, meter_test.go checks these.
+func meterEvent(ev Event) bool {
+	return ev.Kind == EventRequest || (ev.Kind == EventUsage && ev.Response != nil && ev.Response.Estimated)
 }
 
 // reply answers every approval request with d.

@@ -78,6 +78,8 @@ func (a *Agent) SetHistory(ms []provider.Message) error {
 	a.messages = append(a.initialMessages(), cloneMessages(ms)...)
 	a.noteIDsLocked(ms)
 	a.opts.Workspace.Files = tools.NewFileState()
+	a.resetPlanNoteLocked()
+	a.lastPrompt, a.lastPromptMsgs = 0, 0
 	return nil
 }
 
@@ -115,5 +117,25 @@ func (a *Agent) SetGrants(keys []string) error {
 	for _, k := range keys {
 		a.grants[k] = true
 	}
+	return nil
+}
+
+// SetSystem replaces the system prompt, as when the interface switches to a
+// saved session: that session's prompt, byte for byte, keeps its requests'
+// prefix identical to the ones it made before (and the gateway's prompt
+// cache warm). Empty sends no system message. It returns ErrBusy while a
+// turn runs.
+func (a *Agent) SetSystem(text string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.busy {
+		return ErrBusy
+	}
+	rest := a.messages
+	if len(rest) > 0 && rest[0].Role == provider.RoleSystem {
+		rest = rest[1:]
+	}
+	a.opts.System = text
+	a.messages = append(a.initialMessages(), rest...)
 	return nil
 }

@@ -138,3 +138,31 @@ func TestSetGrants(t *testing.T) {
 		t.Error("an empty grant was accepted")
 	}
 }
+
+func TestSetSystem(t *testing.T) {
+	t.Parallel()
+	read, _, _ := fakeTools()
+	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.History = history()[:1] })
+	for _, tc := range []struct {
+		system string
+		want   []provider.Message
+	}{
+		{"the resumed session's prompt", append([]provider.Message{{Role: provider.RoleSystem, Content: "the resumed session's prompt"}}, history()[:1]...)},
+		{"", history()[:1]},
+		{"back again", append([]provider.Message{{Role: provider.RoleSystem, Content: "back again"}}, history()[:1]...)},
+	} {
+		if err := h.a.SetSystem(tc.system); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.a.Messages(); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("SetSystem(%q):\n%s", tc.system, dumpHistory(got))
+		}
+	}
+	// SetHistory keeps the prompt SetSystem set.
+	if err := h.a.SetHistory(history()[:2]); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.a.Messages(); len(got) != 3 || got[0].Content != "back again" {
+		t.Errorf("after SetHistory:\n%s", dumpHistory(got))
+	}
+}

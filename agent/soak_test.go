@@ -1,8 +1,9 @@
-package agent
+package agent_test
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"sort"
 	"strings"
@@ -17,23 +19,30 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/openai"
+	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
 )
 
 // The soak test drives the real agent through the real OpenAI-compatible
 // provider against a scripted gateway that injects faults, for many turns,
-// and checks that nothing leaks and the conversation stays valid. It lives
-// in package agent (a test file may import provider/openai: the fitness
-// rules check production imports) so it can shorten the agent's own retry
-// backoff, which has no option.
+// records it through session.Recorder as tern does, and checks that nothing
+// leaks, the conversation stays valid and the session log reloads to it.
+// It lives outside package agent because package session imports agent; it
+// shortens the agent's retry backoff, which has no option, with SetRetry
+// from export_test.go. (A test file may import provider/openai: the
+// fitness rules check production imports.)
 
 const (
 	soakTurns = 200
 	soakSeed  = 7
 	// soakTurnTimeout bounds one turn: a turn that takes longer hangs.
 	soakTurnTimeout = 15 * time.Second
+	// soakTurnBytes bounds the heap one turn may add: its messages and
+	// their records, about 2 KiB, with room for the allocator's rounding.
+	soakTurnBytes = 8 << 10
 )
 
 // faultKind is what the gateway does with one request.
@@ -319,7 +328,7 @@ func (waitTool) Run(ctx context.Context, args json.RawMessage, _ func(string)) t
 
 // soakTally counts what happened over the run.
 type soakTally struct {
-	finishes   map[FinishReason]int
+	finishes   map[agent.FinishReason]int
 	retries    int
 	cancels    int
 	toolCalls  int
@@ -355,12 +364,22 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Provider: p, Model: "soak", Tools: tools.NewRegistry(tools.NewReadFile(ws), waitTool{}), Workspace: ws, System: "You are soaked."})
+	const system = "You are soaked."
+	a, err := agent.New(agent.Options{Provider: p, Model: "soak", Tools: tools.NewRegistry(tools.NewReadFile(ws), waitTool{}), Workspace: ws, System: system})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.backoff = func(int, error) time.Duration { return time.Millisecond }
-	a.maxRetries = 2
+	agent.SetRetry(a, 2, func(int, error) time.Duration { return time.Millisecond })
+
+	// Record the session as cmd/tern does: the Recorder taps the events on
+	// their way to the reader.
+	w, err := session.Create(t.TempDir(), session.Header{
+		TernVersion: "soak", Workspace: ws.Root, Model: "soak", ApprovalPolicy: agent.PolicyAsk.String(), SystemPrompt: system,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := session.NewRecorder(w)
 
 	ctx, stop := context.WithCancel(context.Background())
 	runDone := make(chan struct{})
@@ -368,9 +387,10 @@ func TestSoak(t *testing.T) {
 		defer close(runDone)
 		a.Run(ctx)
 	}()
+	events := rec.Tap(ctx, a.Events())
 
 	rng := rand.New(rand.NewPCG(soakSeed, 1))
-	tally := soakTally{finishes: make(map[FinishReason]int), errorKinds: make(map[string]int)}
+	tally := soakTally{finishes: make(map[agent.FinishReason]int), errorKinds: make(map[string]int)}
 	finished := make(map[string]bool) // call ids that got EventToolFinished
 	for turn := 1; turn <= soakTurns; turn++ {
 		if err := a.Submit(fmt.Sprintf("Turn %d: check the notes.", turn)); err != nil {
@@ -393,7 +413,7 @@ func TestSoak(t *testing.T) {
 		} else {
 			close(cancelDone)
 		}
-		fin := soakTurn(t, a, turn, finished, &tally)
+		fin := soakTurn(t, events, turn, finished, &tally)
 		close(cancelStop)
 		<-cancelDone
 		tally.finishes[fin.Reason]++
@@ -408,13 +428,22 @@ func TestSoak(t *testing.T) {
 		}
 	}
 
-	checkSoakHistory(t, a.Messages())
+	held := a.Messages()
+	checkSoakHistory(t, held)
 
+	// Stop as tern does when its interface closes: cancel, drain what the
+	// tap passes on (it ends with the context or with the agent's stream),
+	// wait for Run, and drain what the tap left in the agent's channel.
 	stop()
+	for range events {
+	}
 	<-runDone
 	for range a.Events() {
-		// Run closed the channel; drain what was left.
 	}
+	if err := closeSoakLog(rec, w); err != nil {
+		t.Fatal(err)
+	}
+	records := checkSoakReload(t, w.Path(), system, held)
 	srv.Close()
 	transport.CloseIdleConnections()
 	if n := waitGoroutines(baseline, 5*time.Second); n > baseline {
@@ -422,9 +451,10 @@ func TestSoak(t *testing.T) {
 		t.Errorf("%d goroutines left behind (baseline %d, now %d):\n%s", n-baseline, baseline, n, buf[:runtime.Stack(buf, true)])
 	}
 
-	// The conversation grows with every turn (about 1 KiB each), so the heap
-	// may grow by that much, not by anything per request.
-	if limit := 2*tally.heapAt50 + 4<<20; tally.heapAtEnd > limit {
+	// The conversation grows with every turn (about 2 KiB each, as the
+	// agent and the recorder hold it), so the heap may grow by that much,
+	// with room to spare, not by anything per request.
+	if limit := tally.heapAt50 + (soakTurns-50)*soakTurnBytes + 1<<20; tally.heapAtEnd > limit {
 		t.Errorf("heap in use grew from %d KiB at turn 50 to %d KiB at turn %d (limit %d KiB)",
 			tally.heapAt50>>10, tally.heapAtEnd>>10, soakTurns, limit>>10)
 	}
@@ -440,25 +470,25 @@ func TestSoak(t *testing.T) {
 		}
 	}
 	sort.Strings(faults)
-	t.Logf("%d turns in %v: %d requests, %d faults injected (%s); %d cancellations scheduled; %d retries by the agent; %d tool calls answered; finishes %v; failures by kind %v; heap in use %d KiB at turn 50, %d KiB at turn %d",
+	t.Logf("%d turns in %v: %d requests, %d faults injected (%s); %d cancellations scheduled; %d retries by the agent; %d tool calls answered; finishes %v; failures by kind %v; heap in use %d KiB at turn 50, %d KiB at turn %d; the session log of %d records reloads to the %d messages the agent held",
 		soakTurns, time.Since(start).Round(time.Millisecond), gw.n, injected, strings.Join(faults, ", "), tally.cancels, tally.retries,
-		tally.toolCalls, tally.finishes, tally.errorKinds, tally.heapAt50>>10, tally.heapAtEnd>>10, soakTurns)
-	if injected == 0 || gw.faults[faultDropMidway] == 0 || gw.faults[faultRateLimited] == 0 || tally.finishes[FinishCancelled] == 0 {
+		tally.toolCalls, tally.finishes, tally.errorKinds, tally.heapAt50>>10, tally.heapAtEnd>>10, soakTurns, records, len(held)-1)
+	if injected == 0 || gw.faults[faultDropMidway] == 0 || gw.faults[faultRateLimited] == 0 || tally.finishes[agent.FinishCancelled] == 0 {
 		t.Errorf("the run did not exercise the faults it is about: %v, finishes %v", gw.faults, tally.finishes)
 	}
 }
 
 // soakTurn reads the events of one turn until it finishes, checking that
 // every call announced is finished exactly once unless a retry discarded it.
-func soakTurn(t *testing.T, a *Agent, turn int, finished map[string]bool, tally *soakTally) Finish {
+func soakTurn(t *testing.T, events <-chan agent.Event, turn int, finished map[string]bool, tally *soakTally) agent.Finish {
 	t.Helper()
 	started := make(map[string]bool)
 	timeout := time.NewTimer(soakTurnTimeout)
 	defer timeout.Stop()
 	for {
-		var ev Event
+		var ev agent.Event
 		select {
-		case e, ok := <-a.Events():
+		case e, ok := <-events:
 			if !ok {
 				t.Fatalf("turn %d: the events channel closed mid-turn", turn)
 			}
@@ -468,27 +498,28 @@ func soakTurn(t *testing.T, a *Agent, turn int, finished map[string]bool, tally 
 			t.Fatalf("turn %d did not finish within %v:\n%s", turn, soakTurnTimeout, buf[:runtime.Stack(buf, true)])
 		}
 		switch ev.Kind {
-		case EventToolCallStarted:
+		case agent.EventToolCallStarted:
 			started[ev.Call.ID] = true
-		case EventRetrying:
+		case agent.EventRetrying:
 			tally.retries++
 			if ev.Retry.DiscardPartial {
 				clear(started)
 			}
-		case EventToolFinished:
+		case agent.EventToolFinished:
 			if finished[ev.Call.ID] {
 				t.Errorf("turn %d: call %s finished twice", turn, ev.Call.ID)
 			}
 			finished[ev.Call.ID] = true
 			delete(started, ev.Call.ID)
 			tally.toolCalls++
-		case EventApprovalRequested:
+		case agent.EventApprovalRequested:
 			// The soak's tools are reads, which never ask.
 			t.Errorf("turn %d: unexpected approval request for %s", turn, ev.Call.Name)
-			ev.Approval.Reply(Decision{Kind: Deny})
-		case EventTurnStarted, EventTextDelta, EventReasoningDelta, EventToolCallReady, EventApprovalResolved,
-			EventToolRunning, EventToolOutput, EventUsage, EventError:
-		case EventTurnFinished:
+			ev.Approval.Reply(agent.Decision{Kind: agent.Deny})
+		case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallReady, agent.EventApprovalResolved,
+			agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError, agent.EventRequest,
+			agent.EventCompactionStarted, agent.EventCompactionFinished:
+		case agent.EventTurnFinished:
 			if len(started) > 0 {
 				t.Errorf("turn %d: calls %v were announced but never finished", turn, started)
 			}
@@ -534,6 +565,49 @@ func checkSoakHistory(t *testing.T, msgs []provider.Message) {
 		case provider.RoleSystem, provider.RoleUser:
 		}
 	}
+}
+
+// closeSoakLog writes what the recorder holds and closes the log, as tern
+// does when it exits.
+func closeSoakLog(rec *session.Recorder, w *session.Writer) error {
+	return errors.Join(rec.Err(), rec.Flush(), w.Close())
+}
+
+// checkSoakReload loads the session log at path and restores it, as
+// `tern --continue` does, and checks that it gives back the system prompt
+// and exactly the conversation the agent held (held, system prompt first).
+// It returns the number of records in the log.
+func checkSoakReload(t *testing.T, path, system string, held []provider.Message) int {
+	t.Helper()
+	s, err := session.Load(path)
+	if err != nil {
+		t.Fatalf("load the session log: %v", err)
+	}
+	if len(s.Warnings) > 0 {
+		t.Errorf("loading the session log warned: %q", s.Warnings)
+	}
+	st, err := session.Restore(s)
+	if err != nil {
+		t.Fatalf("restore the session: %v", err)
+	}
+	if len(st.Warnings) > 0 {
+		t.Errorf("restoring the session warned: %q", st.Warnings)
+	}
+	if st.System != system {
+		t.Errorf("restored system prompt %q, want %q", st.System, system)
+	}
+	want := held[1:]
+	for i := range max(len(st.Messages), len(want)) {
+		switch {
+		case i >= len(st.Messages):
+			t.Fatalf("the reloaded conversation ends after %d messages; the agent held %d, next %+v", i, len(want), want[i])
+		case i >= len(want):
+			t.Fatalf("the reloaded conversation has %d messages; the agent held %d, extra %+v", len(st.Messages), len(want), st.Messages[i])
+		case !reflect.DeepEqual(st.Messages[i], want[i]):
+			t.Fatalf("message %d differs after reloading:\n got %+v\nwant %+v", i, st.Messages[i], want[i])
+		}
+	}
+	return len(s.Records)
 }
 
 // heapInUse returns the heap in use after a full collection.

@@ -40,6 +40,11 @@ type attempt struct {
 	// received is true once the provider delivered any delta at all.
 	received bool
 	err      error
+	// sent and first are when the request went out and when its first
+	// text, reasoning or tool call arrived (zero if none), for the meter.
+	sent, first time.Time
+	// info measures the request, for the usage estimate.
+	info RequestInfo
 }
 
 // callModel makes one model request, retrying retryable failures with
@@ -48,13 +53,13 @@ type attempt struct {
 // streamed the answer (or was interrupted).
 func (t *turn) callModel(req provider.Request) (*attempt, error) {
 	for try := 1; ; try++ {
+		info := t.sendRequest(req, try)
 		at := t.streamOnce(req)
+		at.info = info
 		if at.err == nil {
-			return at, nil
+			return at, nil // its usage is reported once its calls are ready
 		}
-		if u, ok := at.acc.Usage(); ok {
-			t.addUsage(u)
-		}
+		t.settleUsage(at, false)
 		if t.ctx.Err() != nil {
 			return at, errCancelled
 		}
@@ -63,6 +68,9 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 		// multiply the attempts. The agent retries only mid-stream failures.
 		if !at.received || !provider.IsRetryable(at.err) || try > t.a.maxRetries {
 			return at, at.err
+		}
+		if err := t.spent.exceeded(); err != nil {
+			return at, err
 		}
 		wait := t.a.backoff(try, at.err)
 		t.emit(Event{Kind: EventRetrying, Retry: &Retry{
@@ -81,13 +89,16 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 // streamOnce streams one attempt, emitting text, reasoning and call starts as
 // they arrive.
 func (t *turn) streamOnce(req provider.Request) *attempt {
-	at := &attempt{}
+	at := &attempt{sent: time.Now()}
 	s, err := t.a.opts.Provider.Stream(t.ctx, req)
 	if err != nil {
 		at.err = err
 		return at
 	}
+	buffered, _ := s.(bufferedStream) // before any wrapper hides the method
+	s = &timedStream{Stream: s, first: &at.first}
 	defer func() { _ = s.Close() }() // the answer is complete or abandoned; a close error changes nothing
+	var hold textHold
 	for s.Next() {
 		if t.ctx.Err() != nil {
 			break
@@ -99,20 +110,25 @@ func (t *turn) streamOnce(req provider.Request) *attempt {
 		case provider.DeltaText:
 			if d.Text != "" {
 				at.streamed = true
-				t.emit(Event{Kind: EventTextDelta, Text: d.Text})
+				hold.add(t, EventTextDelta, d.Text)
 			}
 		case provider.DeltaReasoning:
 			if d.Text != "" {
 				at.streamed = true
-				t.emit(Event{Kind: EventReasoningDelta, Text: d.Text})
+				hold.add(t, EventReasoningDelta, d.Text)
 			}
 		case provider.DeltaToolCall:
 			if pos >= 0 {
+				hold.flush(t)
 				t.noteCall(at, pos)
 			}
 		case provider.DeltaUsage, provider.DeltaFinish:
 		}
+		if buffered == nil || !buffered.Buffered() {
+			hold.flush(t)
+		}
 	}
+	hold.flush(t)
 	if err := t.ctx.Err(); err != nil {
 		at.err = fmt.Errorf("model stream: %w", err)
 		return at

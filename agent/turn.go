@@ -24,10 +24,21 @@ type turn struct {
 	n      int
 	steps  int
 	usage  provider.Usage
+	// estimated sums the estimates for requests without reported usage.
+	estimated provider.Usage
+	// spent is what the turn used of Options.Budget.
+	spent spend
+	// overflowed is set once a request refused as too long for the window
+	// made the turn compact; it does so at most once.
+	overflowed bool
 }
 
 // runTurn runs one turn to its end on Run's goroutine.
 func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
+	if p.compact {
+		a.runCompact(runCtx, p)
+		return
+	}
 	ctx, cancel := context.WithCancel(runCtx)
 	a.mu.Lock()
 	a.cancel = cancel
@@ -36,8 +47,13 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 	a.pending = nil
 	a.turns++
-	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns}
+	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spend{budget: a.opts.Budget}}
 	a.mu.Unlock()
+	if d := t.spent.budget.MaxDuration; d > 0 {
+		var stop context.CancelFunc
+		t.ctx, stop = context.WithTimeoutCause(ctx, d, durationError(t.spent.budget))
+		defer stop()
+	}
 
 	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
 	a.appendMessages(provider.Message{Role: provider.RoleUser, Content: p.text})
@@ -63,14 +79,18 @@ func (t *turn) emit(ev Event) {
 	emit(t.runCtx, t.a.events, ev)
 }
 
-// addUsage reports one request's usage and adds it to the turn's.
-func (t *turn) addUsage(u provider.Usage) {
-	t.usage = t.usage.Add(u)
-	t.emit(Event{Kind: EventUsage, Usage: u})
-}
-
+// finish describes the end of the turn. A turn cancelled because its time
+// budget ran out ends as FinishBudget.
 func (t *turn) finish(r FinishReason, err error) Finish {
-	return Finish{Reason: r, Err: err, Steps: t.steps, Usage: t.usage}
+	if r == FinishCancelled {
+		if cause := context.Cause(t.ctx); errors.Is(cause, ErrBudget) {
+			r, err = FinishBudget, cause
+		}
+	}
+	return Finish{
+		Reason: r, Err: err, Steps: t.steps, Usage: t.usage,
+		Estimated: t.estimated, Requests: t.spent.requests, Cost: t.spent.cost,
+	}
 }
 
 // loop asks the model, runs the calls it makes and feeds back their results
@@ -82,25 +102,41 @@ func (t *turn) loop() Finish {
 		if t.ctx.Err() != nil {
 			return t.finish(FinishCancelled, nil)
 		}
+		if err := t.spent.exceeded(); err != nil {
+			return t.finish(FinishBudget, err)
+		}
 		if t.steps >= maxSteps {
 			return t.finish(FinishStepLimit, fmt.Errorf(
 				"the turn stopped after %d model requests (the step limit, --max-steps): %w; send a message to let it continue",
 				maxSteps, ErrStepLimit))
 		}
+		t.autoCompact()
+		if t.ctx.Err() != nil {
+			return t.finish(FinishCancelled, nil)
+		}
 		t.steps++
-		at, err := t.callModel(t.a.request())
+		req := t.a.request()
+		at, err := t.callModel(req)
+		if err == nil {
+			u, reported := at.acc.Usage()
+			t.a.notePrompt(len(req.Messages), u, reported)
+		}
 		switch {
 		case errors.Is(err, errCancelled):
 			t.keepInterrupted(at)
 			return t.finish(FinishCancelled, nil)
+		case errors.Is(err, ErrBudget):
+			t.abandonCalls(at, tools.StatusError, "Not run: the turn's budget ran out before the model's answer was complete.")
+			return t.finish(FinishBudget, err)
 		case err != nil:
+			if (at == nil || !at.streamed) && t.compactOnOverflow(err) {
+				continue // the conversation shrank: send it again
+			}
 			t.abandonCalls(at, tools.StatusError, "Not run: the model's answer failed before this call was complete.")
 			return t.finish(FinishFailed, err)
 		}
 		calls := t.prepareCalls(at)
-		if u, ok := at.acc.Usage(); ok {
-			t.addUsage(u)
-		}
+		t.settleUsage(at, true)
 		switch at.acc.Finish() {
 		case provider.FinishLength:
 			t.emit(Event{Kind: EventError, Text: "The answer was cut off at the model's output token limit."})

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 )
 
 // exportOutputLines is how many lines of a tool's output an export shows.
@@ -41,7 +44,11 @@ func Export(s *Session) string {
 	}
 	fmt.Fprintf(&b, "- Model: `%s`\n", st.Model)
 	if u := st.Usage; u.PromptTokens+u.CompletionTokens > 0 {
-		fmt.Fprintf(&b, "- Tokens: %d in (%d cached), %d out\n", u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens)
+		mark, note := "", ""
+		if st.Estimated != (provider.Usage{}) {
+			mark, note = "~", " (~ partly estimated: the gateway reported no usage for some requests)"
+		}
+		fmt.Fprintf(&b, "- Tokens: %s%d in (%d cached), %s%d out%s\n", mark, u.PromptTokens, u.CachedPromptTokens, mark, u.CompletionTokens, note)
 	}
 	for _, e := range st.Entries {
 		b.WriteString("\n")
@@ -65,6 +72,12 @@ func Export(s *Session) string {
 			fmt.Fprintf(&b, "> **Error** (%s): %s\n", e.ErrorKind, oneLine(e.Text))
 		case EntryNotice:
 			fmt.Fprintf(&b, "*%s*\n", oneLine(e.Text))
+		case EntryCompaction:
+			summary := e.Text
+			if p, ok := agent.ParseCompactMessage(e.Text); ok {
+				summary = p.Summary
+			}
+			fmt.Fprintf(&b, "<details><summary>Conversation compacted</summary>\n\n%s\n\n</details>\n", strings.TrimSpace(summary))
 		}
 	}
 	return b.String()

@@ -176,6 +176,9 @@ type harnessOptions struct {
 	files    map[string]string
 	policy   agent.Policy
 	maxSteps int
+	// window and threshold set the agent's ContextWindow and
+	// CompactThreshold (automatic compaction).
+	window, threshold int
 	// resume continues the session of this state instead of starting one.
 	resume *State
 	path   string
@@ -216,7 +219,7 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	}
 	opts := agent.Options{
 		Provider: h.prov, Model: "model-a", Tools: reg, Workspace: ws, Policy: o.policy, MaxSteps: o.maxSteps,
-		System: "You are tern, in " + h.ws + ".",
+		System: "You are tern, in " + h.ws + ".", ContextWindow: o.window, CompactThreshold: o.threshold,
 	}
 	if o.resume != nil {
 		opts.System, opts.Model, opts.Policy = o.resume.System, o.resume.Model, o.resume.Policy

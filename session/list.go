@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ternhq/tern/agent"
 )
 
 // ErrNotFound is returned (wrapped) when no session matches.
@@ -27,7 +29,8 @@ type Info struct {
 	ID      string
 	Path    string
 	Created time.Time
-	// Updated is when the file last changed.
+	// Updated is when the file last changed: when the session was last
+	// used. Lists are ordered by it, newest first.
 	Updated   time.Time
 	Workspace string
 	Model     string
@@ -35,6 +38,9 @@ type Info struct {
 	// Title is the first user prompt on one line, shortened to about 60
 	// characters.
 	Title string
+	// Prompt is the first user prompt on one line, shortened to about 200
+	// characters, for a picker's detail line.
+	Prompt string
 	// Messages counts user and finished assistant messages.
 	Messages int
 	// Problem says why the file could not be read; the other fields are
@@ -42,11 +48,15 @@ type Info struct {
 	Problem string
 }
 
-// titleRunes is about how long a title may be.
-const titleRunes = 60
+// titleRunes is about how long a title may be; promptRunes how long Prompt.
+const (
+	titleRunes  = 60
+	promptRunes = 200
+)
 
-// List returns the sessions under Dir(home), newest first. It reads each
-// file's header and scans its lines without decoding them.
+// List returns the sessions under Dir(home), the most recently used first
+// (then the newest created). It reads each file's header and scans its
+// lines without decoding them.
 func List(home string) ([]Info, error) {
 	var out []Info
 	err := walkDays(home, func(files []string) bool {
@@ -59,6 +69,9 @@ func List(home string) ([]Info, error) {
 		return nil, err
 	}
 	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Updated.Equal(out[j].Updated) {
+			return out[i].Updated.After(out[j].Updated)
+		}
 		if !out[i].Created.Equal(out[j].Created) {
 			return out[i].Created.After(out[j].Created)
 		}
@@ -67,31 +80,36 @@ func List(home string) ([]Info, error) {
 	return out, nil
 }
 
-// Latest returns the newest session of workspace. It reads headers day by
-// day from the newest and stops at the first day with a match.
+// Latest returns the most recently used session of workspace: the one whose
+// file changed last, so a session resumed and continued today wins over one
+// started later but left alone. It orders the files by their modification
+// time and reads headers from the newest until one matches.
 func Latest(home, workspace string) (Info, error) {
 	workspace = filepath.Clean(workspace)
-	var best Info
-	found := false
+	type candidate struct {
+		path string
+		used time.Time
+	}
+	var cands []candidate
 	err := walkDays(home, func(files []string) bool {
 		for _, f := range files {
-			info := readInfo(f, false)
-			if info.Problem != "" || filepath.Clean(info.Workspace) != workspace {
-				continue
-			}
-			if !found || info.Created.After(best.Created) {
-				best, found = info, true
+			if st, err := os.Stat(f); err == nil {
+				cands = append(cands, candidate{path: f, used: st.ModTime()})
 			}
 		}
-		return found
+		return false
 	})
 	if err != nil {
 		return Info{}, err
 	}
-	if !found {
-		return Info{}, fmt.Errorf("no saved session for %s; start one by running tern there: %w", workspace, ErrNotFound)
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].used.After(cands[j].used) })
+	for _, c := range cands {
+		info := readInfo(c.path, false)
+		if info.Problem == "" && filepath.Clean(info.Workspace) == workspace {
+			return readInfo(c.path, true), nil
+		}
 	}
-	return readInfo(best.Path, true), nil
+	return Info{}, fmt.Errorf("no saved session for %s; start one by running tern there: %w", workspace, ErrNotFound)
 }
 
 // Find returns the session whose id is idPrefix or starts with it.
@@ -261,7 +279,11 @@ func scanBody(r *bufio.Reader, info *Info) error {
 		if whole != nil {
 			var m UserMessage
 			if json.Unmarshal(whole, &m) == nil {
-				info.Title = shorten(m.Text, titleRunes)
+				// A prompt sent in plan mode carries the agent's note for the
+				// model; the title is what the user typed.
+				_, text := agent.SplitPlanNote(m.Text)
+				info.Title = shorten(text, titleRunes)
+				info.Prompt = shorten(text, promptRunes)
 			}
 		}
 		if errors.Is(err, io.EOF) {

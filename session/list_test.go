@@ -11,8 +11,9 @@ import (
 
 type fixture struct {
 	id, workspace, prompt string
-	created               time.Time
-	messages              int
+	// created is also when the file was last changed, unless used is set.
+	created, used time.Time
+	messages      int
 }
 
 // makeSessions writes a session per fixture with one user message (if a
@@ -43,6 +44,45 @@ func makeSessions(t *testing.T, home string, fs []fixture) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
+		used := f.used
+		if used.IsZero() {
+			used = f.created
+		}
+		if err := os.Chtimes(w.Path(), used, used); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestListMostRecentlyUsed checks that lists and Latest order sessions by
+// when they were last used, not when they were created: a session resumed
+// today comes before one started yesterday.
+func TestListMostRecentlyUsed(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	day := time.Date(2026, 5, 1, 10, 0, 0, 0, time.Local)
+	makeSessions(t, home, []fixture{
+		{id: "old11111", workspace: "/w", prompt: "old but resumed", created: day, used: day.Add(72 * time.Hour), messages: 2},
+		{id: "new22222", workspace: "/w", prompt: "newer, left alone", created: day.Add(48 * time.Hour), messages: 2},
+		{id: "mid33333", workspace: "/w", prompt: "in between", created: day.Add(24 * time.Hour), messages: 2},
+	})
+	list, err := List(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, in := range list {
+		ids = append(ids, in.ID)
+	}
+	if got := strings.Join(ids, " "); got != "old11111 new22222 mid33333" {
+		t.Fatalf("order %s, want the most recently used first", got)
+	}
+	if list[0].Prompt != "old but resumed" {
+		t.Fatalf("prompt %q", list[0].Prompt)
+	}
+	latest, err := Latest(home, "/w")
+	if err != nil || latest.ID != "old11111" || latest.Messages != 2 {
+		t.Fatalf("Latest = %+v, %v; want the session used last", latest, err)
 	}
 }
 
@@ -65,6 +105,9 @@ func TestListLatestFind(t *testing.T) {
 	if err := os.WriteFile(broken, []byte(`{"type":"hea`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Chtimes(broken, day.Add(-31*24*time.Hour), day.Add(-31*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 
 	list, err := List(home)
 	if err != nil {
@@ -80,7 +123,8 @@ func TestListLatestFind(t *testing.T) {
 	if in := list[0]; in.Title != "newest of one" || in.Messages != 5 || in.Workspace != "/w/one" || in.Model != "test-model" || !in.Created.Equal(day.Add(48*time.Hour)) || in.Updated.IsZero() || in.Problem != "" {
 		t.Fatalf("info %+v", in)
 	}
-	if in := list[1]; in.Title != "Please refactor the session loader so that it streams…" || in.Messages != 1 {
+	if in := list[1]; in.Title != "Please refactor the session loader so that it streams…" || in.Messages != 1 ||
+		in.Prompt != strings.Join(strings.Fields(long), " ") {
 		t.Fatalf("title %q (%d runes), messages %d", in.Title, len([]rune(in.Title)), in.Messages)
 	}
 	if in := list[3]; in.Title != "" || in.Messages != 0 {

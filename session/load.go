@@ -177,6 +177,8 @@ func decodeRecord(line []byte) (r rawRecord, known bool, err error) {
 		b, err = decodeBody[Checkpoint](line)
 	case TypeSnapshot:
 		b, err = decodeBody[Snapshot](line)
+	case TypeRequest:
+		b, err = decodeBody[Request](line)
 	}
 	if err != nil {
 		return r, false, err

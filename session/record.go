@@ -22,6 +22,8 @@ const (
 	TypeError            Type = "error"
 	TypeCheckpoint       Type = "checkpoint"
 	TypeSnapshot         Type = "snapshot"
+	// TypeRequest measures a model request as it went out.
+	TypeRequest Type = "request"
 )
 
 // Body is the payload of one record. Only this package's record types
@@ -141,11 +143,38 @@ type Grant struct {
 	Label string `json:"label,omitempty"`
 }
 
-// Usage is the token accounting of one model request.
+// Usage is the token accounting of one model request, written after it.
 type Usage struct {
 	Prompt     int `json:"prompt"`
 	Completion int `json:"completion"`
 	Cached     int `json:"cached"`
+	// Estimated is true when the gateway reported no usage and the counts
+	// are tern's estimate.
+	Estimated bool `json:"estimated,omitempty"`
+	// FirstTokenMS and DurationMS are the request's time to first token
+	// and total time, in milliseconds (0 when not measured).
+	FirstTokenMS int64 `json:"first_token_ms,omitempty"`
+	DurationMS   int64 `json:"duration_ms,omitempty"`
+}
+
+// Request measures one model request as it went out (agent.RequestInfo).
+type Request struct {
+	// Step numbers the request in its turn, Attempt its tries, from 1.
+	Step    int `json:"step"`
+	Attempt int `json:"attempt"`
+	// Bytes is the size of the encoded messages and tool specs.
+	Bytes    int `json:"bytes"`
+	Messages int `json:"messages"`
+	// ToolResults counts the tool results sent; ToolResultBytes is their
+	// share of Bytes.
+	ToolResults     int `json:"tool_results"`
+	ToolResultBytes int `json:"tool_result_bytes"`
+	ToolsBytes      int `json:"tools_bytes"`
+	// PrefixBytes is how many leading bytes of the messages equal the
+	// previous request's.
+	PrefixBytes int `json:"prefix_bytes"`
+	// Tokens estimates the prompt tokens.
+	Tokens int `json:"tokens"`
 }
 
 // ModelChange records a switch of model; later requests use Model.
@@ -158,12 +187,21 @@ type PolicyChange struct {
 	Policy string `json:"policy"`
 }
 
-// Compaction records that the records FromSeq..ToSeq (inclusive) were
-// replaced by Summary in the conversation sent to the model.
+// Compaction records that the messages of the records FromSeq..ToSeq
+// (inclusive) were replaced by one user message, Summary, in the
+// conversation sent to the model. The records stay in the log, so a rewind
+// can go back to a turn before the compaction.
 type Compaction struct {
+	// Summary is the whole content of the message that replaced them
+	// (agent.Compaction.Message): the pinned first request and todo list,
+	// and the model's summary.
 	Summary string `json:"summary"`
 	FromSeq int64  `json:"from_seq"`
 	ToSeq   int64  `json:"to_seq"`
+	// Auto is true when the context threshold started it, not /compact.
+	Auto bool `json:"auto,omitempty"`
+	// Focus is what /compact asked the summary to keep in view.
+	Focus string `json:"focus,omitempty"`
 }
 
 // Rewind records that the session went back to the start of Turn, restoring
@@ -257,6 +295,9 @@ func (Checkpoint) Type() Type { return TypeCheckpoint }
 // Type implements Body.
 func (Snapshot) Type() Type { return TypeSnapshot }
 
+// Type implements Body.
+func (Request) Type() Type { return TypeRequest }
+
 func (UserMessage) isBody()      {}
 func (AssistantMessage) isBody() {}
 func (AssistantDelta) isBody()   {}
@@ -271,3 +312,4 @@ func (Rewind) isBody()           {}
 func (ErrorRecord) isBody()      {}
 func (Checkpoint) isBody()       {}
 func (Snapshot) isBody()         {}
+func (Request) isBody()          {}

@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 var allTypes = []Type{
 	TypeUserMessage, TypeAssistantMessage, TypeAssistantDelta, TypeToolResult, TypeApproval, TypeGrant,
 	TypeUsage, TypeModelChange, TypePolicyChange, TypeCompaction, TypeRewind, TypeError, TypeCheckpoint,
-	TypeSnapshot,
+	TypeSnapshot, TypeRequest,
 }
 
 // sample is a record of each type with every field set, with characters JSON
@@ -37,7 +37,7 @@ func sample(t Type) Body {
 	case TypeGrant:
 		return Grant{Scope: "run_shell:go test", Label: "commands starting with `go test`"}
 	case TypeUsage:
-		return Usage{Prompt: 1200, Completion: 340, Cached: 1024}
+		return Usage{Prompt: 1200, Completion: 340, Cached: 1024, Estimated: true, FirstTokenMS: 850, DurationMS: 4200}
 	case TypeModelChange:
 		return ModelChange{Model: "other-model"}
 	case TypePolicyChange:
@@ -50,6 +50,8 @@ func sample(t Type) Body {
 		return ErrorRecord{Kind: "rate_limit", Message: "429 Too Many Requests"}
 	case TypeCheckpoint:
 		return Checkpoint{Turn: 3, Path: "internal/app.go", Hash: Absent}
+	case TypeRequest:
+		return Request{Step: 2, Attempt: 1, Bytes: 48213, Messages: 7, ToolResults: 2, ToolResultBytes: 30112, ToolsBytes: 7900, PrefixBytes: 39000, Tokens: 11020}
 	case TypeSnapshot:
 		return Snapshot{Turn: 3, Command: "go generate ./...", Before: "4b825dc642cb6eb9a060e54bf8d69288fbee4904", After: "5f1c8e0a0b4d3c2e1f0a9b8c7d6e5f4a3b2c1d0e"}
 	}

@@ -119,6 +119,10 @@ func (r *Recorder) Err() error {
 // before it returns, so call it from a goroutine that may wait a few
 // milliseconds (Tap does), not from the interface's update loop.
 func (r *Recorder) Handle(ev agent.Event) {
+	if ev.Kind == agent.EventCompactionFinished {
+		r.recordCompaction(ev)
+		return
+	}
 	r.mu.Lock()
 	sync := r.handleLocked(ev)
 	r.mu.Unlock()
@@ -236,7 +240,22 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		r.recordResultLocked(ev)
 		return true
 	case agent.EventUsage:
-		r.appendLocked(Usage{Prompt: ev.Usage.PromptTokens, Completion: ev.Usage.CompletionTokens, Cached: ev.Usage.CachedPromptTokens})
+		rec := Usage{Prompt: ev.Usage.PromptTokens, Completion: ev.Usage.CompletionTokens, Cached: ev.Usage.CachedPromptTokens}
+		if rs := ev.Response; rs != nil {
+			rec.Estimated = rs.Estimated
+			rec.FirstTokenMS, rec.DurationMS = rs.FirstToken.Milliseconds(), rs.Duration.Milliseconds()
+		}
+		r.appendLocked(rec)
+	case agent.EventRequest:
+		if q := ev.Request; q != nil {
+			r.appendLocked(Request{
+				Step: q.Step, Attempt: q.Attempt, Bytes: q.Bytes, Messages: q.Messages,
+				ToolResults: q.ToolResults, ToolResultBytes: q.ToolResultBytes, ToolsBytes: q.ToolsBytes,
+				PrefixBytes: q.PrefixBytes, Tokens: q.Tokens,
+			})
+		}
+	case agent.EventCompactionStarted, agent.EventCompactionFinished:
+		// Handle records a finished compaction; a start changes nothing yet.
 	case agent.EventRetrying:
 		if ev.Retry != nil && ev.Retry.DiscardPartial && r.cur != nil {
 			r.w.DiscardDelta(r.cur.stream)
@@ -291,6 +310,15 @@ func (r *Recorder) endTurnLocked(ev agent.Event) {
 			msg = fin.Err.Error()
 		}
 		r.appendLocked(ErrorRecord{Kind: "step_limit", Message: msg})
+	case agent.FinishBudget:
+		// Like a cancel: an answer cut off by the time budget is kept
+		// interrupted, as the agent keeps it.
+		r.finishAnswerLocked(true)
+		msg := "the turn stopped at its budget"
+		if fin.Err != nil {
+			msg = fin.Err.Error()
+		}
+		r.appendLocked(ErrorRecord{Kind: "budget", Message: msg})
 	}
 	r.flushFilesLocked()
 	r.appendHeldLocked()

@@ -229,6 +229,44 @@ func roundTrips() []roundTrip {
 				}
 			},
 		},
+		{
+			name: "metered requests, one without usage",
+			scripts: []script{
+				calls("Let me look.", "read_file", args("path", "a.txt")),
+				{deltas: []provider.Delta{text("It says one."), finish(provider.FinishStop)}},
+			},
+			files: map[string]string{"a.txt": "one\n"},
+			check: func(t *testing.T, h *harness, st State, raw []Record) {
+				reqs := findBody[Request](raw)
+				if len(reqs) != 2 || reqs[0].Step != 1 || reqs[1].Step != 2 || reqs[1].Bytes <= reqs[0].Bytes ||
+					reqs[1].ToolResults != 1 || reqs[1].ToolResultBytes == 0 || reqs[1].PrefixBytes == 0 || reqs[1].Tokens == 0 {
+					t.Errorf("request records = %+v", reqs)
+				}
+				us := findBody[Usage](raw)
+				if len(us) != 2 || us[0].Estimated || !us[1].Estimated || us[1].Prompt != reqs[1].Tokens {
+					t.Errorf("usage records = %+v", us)
+				}
+				if !st.LastEstimated || st.Estimated != st.LastUsage || st.Usage == st.Estimated {
+					t.Errorf("state usage %+v, estimated %+v (last %v)", st.Usage, st.Estimated, st.LastEstimated)
+				}
+				var marked []bool
+				for _, ev := range st.Replay() {
+					if ev.Kind == agent.EventUsage {
+						marked = append(marked, ev.Response != nil && ev.Response.Estimated)
+					}
+				}
+				if !reflect.DeepEqual(marked, []bool{false, true}) {
+					t.Errorf("replayed usage estimated = %v, want the reported part then the estimate", marked)
+				}
+				s, err := Load(h.w.Path())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if md := Export(s); !strings.Contains(md, "- Tokens: ~") || !strings.Contains(md, "partly estimated") {
+					t.Errorf("the export does not mark the estimate:\n%s", md)
+				}
+			},
+		},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -13,7 +14,8 @@ import (
 // code: per turn TurnStarted, the answer's ReasoningDelta and TextDelta,
 // each call's ToolCallReady, ApprovalResolved and ToolFinished, errors as
 // EventError, and TurnFinished (cancelled when the turn's last answer was
-// interrupted). No approval is left pending. Two Usage events end the
+// interrupted), and compactions as EventCompactionFinished. No approval is
+// left pending. Two Usage events end the
 // replay: together they sum to the session's token totals, and the last is
 // the last request's. Notices (EntryNotice) have no event; render them from
 // Entries.
@@ -50,18 +52,41 @@ func (st *State) Replay() []agent.Event {
 		case EntryError:
 			out = append(out, agent.Event{Kind: agent.EventError, Turn: turn, Text: e.Text, Err: errors.New(e.Text)})
 		case EntryNotice:
+		case EntryCompaction:
+			c := &agent.Compaction{Auto: e.Auto, Message: e.Text}
+			if p, ok := agent.ParseCompactMessage(e.Text); ok {
+				c.Summary = p.Summary
+			}
+			out = append(out, agent.Event{Kind: agent.EventCompactionFinished, Turn: turn, Compaction: c})
 		}
 	}
+	// Estimated usage is replayed apart, marked, so it stays marked.
 	last := st.LastUsage
-	rest := st.Usage
-	rest.PromptTokens -= last.PromptTokens
-	rest.CompletionTokens -= last.CompletionTokens
-	rest.CachedPromptTokens -= last.CachedPromptTokens
-	out = append(out,
-		agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: rest},
-		agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: last})
+	est := st.Estimated
+	if st.LastEstimated {
+		est = subUsage(est, last)
+	}
+	rest := subUsage(subUsage(st.Usage, last), est)
+	out = append(out, agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: rest})
+	if est != (provider.Usage{}) {
+		out = append(out, agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: est, Response: &agent.ResponseInfo{Estimated: true}})
+	}
+	lastEv := agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: last}
+	if st.LastEstimated {
+		lastEv.Response = &agent.ResponseInfo{Estimated: true}
+	}
+	out = append(out, lastEv)
 	end()
 	return out
+}
+
+// subUsage returns a less b.
+func subUsage(a, b provider.Usage) provider.Usage {
+	return provider.Usage{
+		PromptTokens:       a.PromptTokens - b.PromptTokens,
+		CompletionTokens:   a.CompletionTokens - b.CompletionTokens,
+		CachedPromptTokens: a.CachedPromptTokens - b.CachedPromptTokens,
+	}
 }
 
 // replayCall returns the events of one tool call.

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,8 +33,15 @@ type State struct {
 	// Usage sums every model request of the session; LastUsage is the last
 	// request's, which tells how full the context window is.
 	Usage, LastUsage provider.Usage
+	// Estimated is the part of Usage that tern estimated because the
+	// gateway reported none; LastEstimated says LastUsage is an estimate.
+	Estimated     provider.Usage
+	LastEstimated bool
 	// Compactions are the summaries that replaced earlier messages.
 	Compactions []Compaction
+	// Todo is the model's todo list as the conversation holds it (the
+	// last todo_write, or the list a compaction pinned), to show pinned.
+	Todo []tools.TodoItem
 	// Turns are the user turns in the conversation, oldest first: what a
 	// rewind can go back to.
 	Turns []TurnInfo
@@ -58,6 +66,10 @@ type TurnInfo struct {
 	// Files counts the file changes edit_file and write_file made in the
 	// turn; Commands the shell commands that changed files.
 	Files, Commands int
+	// Compacted is true when a compaction replaced the turn with its
+	// summary; a rewind to it brings back the conversation as it was
+	// before that compaction.
+	Compacted bool
 }
 
 // EntryKind says what a transcript entry shows; the set is closed.
@@ -73,9 +85,12 @@ const (
 	EntryTool
 	// EntryError is an error kept in the transcript (ErrorKind, Text).
 	EntryError
-	// EntryNotice is a line from tern: a model or policy change, a rewind,
-	// a compaction.
+	// EntryNotice is a line from tern: a model or policy change, a rewind.
 	EntryNotice
+	// EntryCompaction is a compaction: Text is the message that replaced
+	// the earlier conversation (agent.ParseCompactMessage reads it), Auto
+	// says the context threshold started it.
+	EntryCompaction
 )
 
 // Entry is one item of the transcript.
@@ -90,6 +105,8 @@ type Entry struct {
 	Interrupted bool
 	ErrorKind   string
 	Tool        *ToolEntry
+	// Auto marks an automatic compaction (EntryCompaction).
+	Auto bool
 }
 
 // ToolEntry is a tool call as the transcript shows it.
@@ -139,6 +156,9 @@ type folder struct {
 	grants    map[string]bool
 	turns     map[int]*TurnInfo
 	cur       int
+	// hidden holds, for each turn a compaction replaced, the fold just
+	// before that compaction, so a rewind can return to it.
+	hidden map[int]*savedFold
 }
 
 // savedFold is the conversation just before a rewind, so it can be undone.
@@ -148,13 +168,14 @@ type savedFold struct {
 	entries   []Entry
 	turnConv  map[int]int
 	turnEntry map[int]int
+	hidden    map[int]*savedFold
 }
 
 func newFolder(s *Session) *folder {
 	f := &folder{
 		turnConv: map[int]int{}, turnEntry: map[int]int{}, tools: map[string]*ToolEntry{},
 		saved: map[int64]*savedFold{}, grants: map[string]bool{}, turns: map[int]*TurnInfo{},
-		answered: map[string]bool{},
+		answered: map[string]bool{}, hidden: map[int]*savedFold{},
 	}
 	f.st.Header = s.Header
 	f.st.System = s.Header.SystemPrompt
@@ -227,7 +248,10 @@ func (f *folder) add(r Record) {
 	case Usage:
 		u := provider.Usage{PromptTokens: b.Prompt, CompletionTokens: b.Completion, CachedPromptTokens: b.Cached}
 		f.st.Usage = f.st.Usage.Add(u)
-		f.st.LastUsage = u
+		f.st.LastUsage, f.st.LastEstimated = u, b.Estimated
+		if b.Estimated {
+			f.st.Estimated = f.st.Estimated.Add(u)
+		}
 	case ModelChange:
 		f.st.Model = b.Model
 		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Model: " + b.Model})
@@ -253,6 +277,8 @@ func (f *folder) add(r Record) {
 		if t := f.turns[b.Turn]; t != nil {
 			t.Commands++
 		}
+	case Request:
+		// A measurement; the conversation is in the message records.
 	case AssistantDelta:
 		// Load folds deltas into messages; a raw one changes nothing.
 	}
@@ -321,28 +347,47 @@ func (f *folder) closePending(r Record) {
 }
 
 // compact replaces the messages of records FromSeq..ToSeq with the summary,
-// sent as a user message where the first of them was.
+// sent as a user message where the first of them was. The summary takes
+// that message's seq, so the conversation stays in seq order and a later
+// compaction's range covers it. The turns it replaced stay rewindable.
 func (f *folder) compact(r Record, b Compaction) {
 	f.closePending(r)
 	f.st.Compactions = append(f.st.Compactions, b)
+	before := f.save()
 	var conv []provider.Message
 	var seqs []int64
+	moved := map[int]int{} // old index in conv -> new
 	placed := false
 	for i, m := range f.conv {
 		s := f.convSeq[i]
 		if s >= b.FromSeq && s <= b.ToSeq {
 			if !placed {
 				conv = append(conv, provider.Message{Role: provider.RoleUser, Content: b.Summary})
-				seqs = append(seqs, r.Seq)
+				seqs = append(seqs, s)
 				placed = true
 			}
 			continue
 		}
+		moved[i] = len(conv)
 		conv = append(conv, m)
 		seqs = append(seqs, s)
 	}
+	if !placed {
+		f.warn("record %d compacts records %d-%d, which hold no message of the conversation; ignored", r.Seq, b.FromSeq, b.ToSeq)
+		return
+	}
+	for t, i := range f.turnConv {
+		if j, ok := moved[i]; ok {
+			f.turnConv[t] = j
+			continue
+		}
+		delete(f.turnConv, t)
+		f.hidden[t] = before
+	}
 	f.conv, f.convSeq = conv, seqs
-	f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "The conversation before this point was summarized to save context."})
+	// The last request's size no longer says how full the window is.
+	f.st.LastUsage, f.st.LastEstimated = provider.Usage{}, false
+	f.entry(r, Entry{Kind: EntryCompaction, Turn: f.curTurn(), Text: b.Summary, Auto: b.Auto})
 }
 
 // rewind applies a rewind record to the conversation.
@@ -364,6 +409,12 @@ func (f *folder) rewind(r Record, b Rewind) {
 		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: fmt.Sprintf("Undid the rewind to turn %d", b.Turn)})
 	case b.Conversation:
 		idx, ok := f.turnConv[b.Turn]
+		if sv := f.hidden[b.Turn]; !ok && sv != nil {
+			// A turn a compaction replaced: back to the conversation as it
+			// was before that compaction, then to the turn's start.
+			f.load(sv)
+			idx, ok = f.turnConv[b.Turn]
+		}
 		if !ok {
 			f.warn("record %d rewinds to turn %d, which is not in the conversation; ignored", r.Seq, b.Turn)
 			return
@@ -398,7 +449,7 @@ func (f *folder) save() *savedFold {
 	}
 	return &savedFold{
 		conv: cloneConv(f.conv), convSeq: slices.Clone(f.convSeq), entries: entries,
-		turnConv: cloneMap(f.turnConv), turnEntry: cloneMap(f.turnEntry),
+		turnConv: cloneMap(f.turnConv), turnEntry: cloneMap(f.turnEntry), hidden: maps.Clone(f.hidden),
 	}
 }
 
@@ -406,6 +457,10 @@ func (f *folder) load(sv *savedFold) {
 	f.conv, f.convSeq = cloneConv(sv.conv), slices.Clone(sv.convSeq)
 	f.st.Entries = slices.Clone(sv.entries)
 	f.turnConv, f.turnEntry = cloneMap(sv.turnConv), cloneMap(sv.turnEntry)
+	f.hidden = maps.Clone(sv.hidden)
+	if f.hidden == nil {
+		f.hidden = map[int]*savedFold{}
+	}
 	f.reindexTools()
 }
 
@@ -429,6 +484,12 @@ func (f *folder) finish() State {
 	for t := range f.turnConv {
 		f.st.Turns = append(f.st.Turns, *f.turns[t])
 	}
+	for t := range f.hidden {
+		ti := *f.turns[t]
+		ti.Compacted = true
+		f.st.Turns = append(f.st.Turns, ti)
+	}
+	f.st.Todo = agent.CurrentTodo(f.conv)
 	sort.Slice(f.st.Turns, func(i, j int) bool { return f.st.Turns[i].Seq < f.st.Turns[j].Seq })
 	return f.st
 }

@@ -30,11 +30,16 @@ func commandTable() []command {
 		{"model", "[id]", "switch the model for the next requests", (*model).cmdModel},
 		{"approval", "[mode]", "approval policy: ask, auto-edit, full-auto, read-only", (*model).cmdApproval},
 		{"context", "", "what the next request holds, and how much of the window", (*model).cmdContext},
+		{"compact", "[focus]", "summarize the conversation so far to free context (the log keeps it all)", (*model).cmdCompact},
+		{"plan", "[request]", "plan mode: the model reads and proposes a plan to accept; again to leave", (*model).cmdPlan},
 		{"init", "[focus]", "ask the model to write AGENTS.md for this repository", (*model).cmdInit},
 		{"memory", "[n]", "list the project memory files (AGENTS.md); open one in $EDITOR", (*model).cmdMemory},
 		{"cost", "", "session totals: requests, tokens, cache hits, time to first token, money", (*model).cmdCost},
 		{"diff", "", "every file change made in this session, as a coloured diff", (*model).cmdDiff},
 		{"undo", "[force]", "revert the last turn's file changes (force: overwrite files changed outside tern)", (*model).cmdUndo},
+		{"rewind", "", "go back to an earlier turn: code, conversation or both; or undo a rewind (esc esc)", (*model).cmdRewind},
+		{"resume", "[id]", "switch to a saved session of this workspace (picker without an id)", (*model).cmdResume},
+		{"fork", "[turn]", "continue in a new session with the history so far (or up to a turn)", (*model).cmdFork},
 		{"export", "[path]", "write the conversation as Markdown (default ./tern-<session id>.md)", (*model).cmdExport},
 		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
 		{"mouse", "", "toggle mouse capture (wheel vs. native selection)", (*model).cmdMouse},
@@ -141,15 +146,16 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	keys := [][2]string{
 		{"enter", "send (queued while the agent works; ↑ on an empty input takes it back)"},
 		{nl, "new line (alt+enter too)"},
-		{"esc", "interrupt the agent at once; the partial answer stays"},
+		{"esc", "interrupt the agent at once; the partial answer stays · esc esc on an empty input: /rewind"},
 		{"ctrl+c", "clear the input · interrupt · twice on an empty input to quit"},
 		{"ctrl+d", "quit (on an empty input)"},
 		{"↑/↓", "scroll the transcript when the input is empty; history on its first/last line"},
 		{"ctrl+p/ctrl+n", "previous/next prompt from the history"},
 		{"pgup/pgdn", "scroll a page · alt+↑/alt+↓ half a page · home/end (empty input)"},
 		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},
+		{"ctrl+t", "transcript: every tool card and reasoning in full · tab/shift+tab select a card, enter folds it · esc back"},
 		{"ctrl+g", "edit the draft in $EDITOR"},
-		{"@path", "attach a file (fuzzy picker) · !cmd runs a shell command"},
+		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft · !cmd runs a shell command"},
 		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next session)"},
 		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
 	}
@@ -163,8 +169,11 @@ func (m *model) cmdHelp(string) tea.Cmd {
 	}
 	add(0, "", th.bold.Render("Mouse"))
 	add(2, "  "+mouse, "  /copy puts the last answer on the clipboard (OSC 52, plus xclip/wl-copy when installed).")
-	m.tr.end()
-	m.tr.add(&noticeBlock{lines: lines, hangs: hangs})
+	help := &noticeBlock{lines: lines, hangs: hangs}
+	m.tr.add(help)
+	// On a short screen the block is taller than the view: show its start,
+	// with "new output below" saying there is more.
+	m.tr.reveal(help)
 	return nil
 }
 
@@ -184,6 +193,7 @@ func (m *model) cmdClear(string) tea.Cmd {
 	m.usage, m.lastIn = provider.Usage{}, 0
 	m.queued, m.shellContext = nil, nil
 	m.todo = nil
+	m.planOffer, m.compactB = false, nil
 	m.tr.add(m.welcome())
 	m.setNotice("new conversation", false)
 	return nil

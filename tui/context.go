@@ -15,7 +15,7 @@ import (
 const assumedWindow = 128_000
 
 // bytesPerToken is the estimate /context uses to turn bytes into tokens.
-const bytesPerToken = 4
+const bytesPerToken = agent.BytesPerToken
 
 // contextWarnPercent is the context use from which the status line warns.
 const contextWarnPercent = 80
@@ -39,16 +39,65 @@ func ContextFromAgent(c agent.ContextBytes) ContextInfo {
 	}
 }
 
-// window resolves the context window: ContextInfo's, else the option's,
-// else assumedWindow.
+// window resolves the context window: ContextInfo's, else the config's,
+// else the gateway's model list's, else assumedWindow.
 func (m *model) window(ci ContextInfo) (tokens int, assumed bool) {
-	switch {
-	case ci.Window > 0:
+	if ci.Window > 0 {
 		return ci.Window, ci.WindowAssumed
-	case m.opts.ContextWindow > 0:
+	}
+	return m.modelWindow()
+}
+
+// modelWindow is the current model's window: the config's, else the one
+// the gateway's model list reported, else assumedWindow (assumed).
+func (m *model) modelWindow() (tokens int, assumed bool) {
+	model := m.be.Model()
+	switch {
+	case m.opts.ContextWindow > 0 && model == m.pricedModel:
 		return m.opts.ContextWindow, false
+	case m.meter.window.model == model && m.meter.window.tokens > 0:
+		return m.meter.window.tokens, false
 	}
 	return assumedWindow, true
+}
+
+// gatewayWindow is what the gateway's model list said of a model's window.
+type gatewayWindow struct {
+	model  string
+	tokens int
+	asked  bool
+}
+
+// windowMsg carries the gateway's answer about a model's window.
+type windowMsg struct {
+	model  string
+	tokens int
+}
+
+// lookupWindow asks the gateway's model list for the current model's
+// window once, when the config does not give it.
+func (m *model) lookupWindow() tea.Cmd {
+	model := m.be.Model()
+	w := &m.meter.window
+	if m.opts.LookupWindow == nil || (m.opts.ContextWindow > 0 && model == m.pricedModel) || (w.asked && w.model == model) {
+		return nil
+	}
+	*w = gatewayWindow{model: model, asked: true}
+	lookup, ctx := m.opts.LookupWindow, m.ctx
+	return func() tea.Msg {
+		n, err := lookup(ctx, model)
+		if err != nil {
+			n = 0 // the window stays assumed; /context says so
+		}
+		return windowMsg{model: model, tokens: n}
+	}
+}
+
+// onWindow keeps the window the gateway reported.
+func (m *model) onWindow(msg windowMsg) {
+	if w := &m.meter.window; w.model == msg.model {
+		w.tokens = msg.tokens
+	}
 }
 
 func (m *model) cmdContext(string) tea.Cmd {
@@ -59,7 +108,7 @@ func (m *model) cmdContext(string) tea.Cmd {
 	ci := m.opts.Context()
 	m.tr.end()
 	m.tr.add(&noticeBlock{lines: m.contextLines(ci)})
-	return nil
+	return m.lookupWindow()
 }
 
 // contextLines renders the /context card: each part's estimated tokens,
@@ -69,7 +118,7 @@ func (m *model) contextLines(ci ContextInfo) []string {
 	window, assumed := m.window(ci)
 	head := fmt.Sprintf("Context · window %s tokens", kilo(window))
 	if assumed {
-		head += " (assumed: set context_window for this model)"
+		head += " (assumed: set context_window for this model in config.toml)"
 	}
 	lines := []string{th.bold.Render(head)}
 	parts := []struct {
@@ -98,10 +147,26 @@ func (m *model) contextLines(ci ContextInfo) []string {
 		lines = append(lines, th.warn.Render(fmt.Sprintf("  ⚠ %d%% of the window is in use: /clear starts a new conversation", used*100/window)))
 	}
 	note := fmt.Sprintf("  ~ estimated at %d bytes per token", bytesPerToken)
-	if m.lastIn > 0 {
+	switch {
+	case m.lastIn > 0 && m.meter.lastEstimated:
+		note += fmt.Sprintf("; the last request used ~%s tokens (estimated: the gateway reported none)", kilo(m.lastIn))
+	case m.lastIn > 0:
 		note += fmt.Sprintf("; the last request used %s tokens as the gateway reported", kilo(m.lastIn))
 	}
-	return append(lines, th.dim.Render(note))
+	lines = append(lines, th.dim.Render(note))
+	if r := m.meter.last; r != nil {
+		line := fmt.Sprintf("  last request: %s sent in %d messages, %.0f%% tool results", bytesText(r.Bytes), r.Messages, 100*r.ToolResultShare())
+		if m.meter.prevBytes > 0 {
+			// The messages array of the previous request less its closing bracket.
+			if r.PrefixBytes >= m.meter.prevBytes-1 {
+				line += "; it began with the previous request unchanged (cacheable)"
+			} else {
+				line += fmt.Sprintf("; only its first %s matched the previous request", bytesText(r.PrefixBytes))
+			}
+		}
+		lines = append(lines, th.dim.Render(line))
+	}
+	return lines
 }
 
 // tokensOf estimates the tokens of n bytes of text, rounding up.
@@ -119,4 +184,20 @@ func contextRow(label, tokens string, tok, window, barWidth int, style func(...s
 		row += "  " + style(strings.Repeat("█", fill)) + strings.Repeat("·", barWidth-fill)
 	}
 	return row
+}
+
+// contextStatus is the status line's context use: the last request's
+// tokens against the window, "~" when estimated, "of ~128k?" when the
+// window is assumed, and a warning from contextWarnPercent on.
+func (m *model) contextStatus() string {
+	window, assumed := m.modelWindow()
+	pct := min(999, m.lastIn*100/window)
+	text := "ctx " + approx(m.meter.lastEstimated, fmt.Sprintf("%d%%", pct))
+	if assumed {
+		text += " of " + kilo(window) + " assumed"
+	}
+	if pct >= contextWarnPercent {
+		return m.rc.th.warn.Render("⚠ " + text + " full · /compact")
+	}
+	return text
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -125,5 +126,66 @@ func TestStatusLineWarnsAt80Percent(t *testing.T) {
 		if got := strings.Contains(plain, "⚠"); got != tt.warn {
 			t.Errorf("%d tokens: warning shown = %v", tt.prompt, got)
 		}
+	}
+}
+
+func TestContextWindowFromGateway(t *testing.T) {
+	t.Parallel()
+	asked := 0
+	lookup := func(_ context.Context, model string) (int, error) {
+		asked++
+		if model != "test-model" {
+			t.Errorf("asked for the window of %q", model)
+		}
+		return 1000, nil
+	}
+	m, _ := newTestModel(t, Options{LookupWindow: lookup})
+	step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
+	m.meter.add(provider.Usage{PromptTokens: 850}, nil, nil)
+	m.lastIn = 850
+	if s := ansi.Strip(m.statusLine()); !strings.Contains(s, "ctx 0% of 128k assumed") {
+		t.Errorf("before the gateway answered: %q", s)
+	}
+	cmd := m.lookupWindow()
+	if cmd == nil {
+		t.Fatal("no lookup of the window")
+	}
+	m.onWindow(cmd().(windowMsg))
+	if m.lookupWindow() != nil || asked != 1 {
+		t.Errorf("the window was asked for %d times", asked)
+	}
+	s := ansi.Strip(m.statusLine())
+	if !strings.Contains(s, "⚠ ctx 85% full") || strings.Contains(s, "assumed") {
+		t.Errorf("with the gateway's window: %q", s)
+	}
+	if w, assumed := m.window(ContextInfo{}); w != 1000 || assumed {
+		t.Errorf("window = %d, assumed %v", w, assumed)
+	}
+	// The config wins and is not looked up.
+	m2, _ := newTestModel(t, Options{ContextWindow: 2000, LookupWindow: lookup})
+	if m2.lookupWindow() != nil {
+		t.Error("looked up a window the config gives")
+	}
+}
+
+func TestContextCardShowsTheLastRequest(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{Context: func() ContextInfo { return ContextInfo{System: 400} }})
+	step(m, tea.WindowSizeMsg{Width: 140, Height: 40})
+	rq := func(bytes, prefix int) agent.Event {
+		return agent.Event{Kind: agent.EventRequest, Request: &agent.RequestInfo{Bytes: bytes, ToolsBytes: 200, Messages: 3, ToolResultBytes: bytes / 2, PrefixBytes: prefix}}
+	}
+	card := func() string { return ansi.Strip(strings.Join(m.contextLines(m.opts.Context()), "\n")) }
+	events(m, rq(1000, 0))
+	if s := card(); !strings.Contains(s, "last request: 1.0 KB sent in 3 messages, 50% tool results") || strings.Contains(s, "previous request") {
+		t.Errorf("first request:\n%s", s)
+	}
+	events(m, rq(1500, 799))
+	if s := card(); !strings.Contains(s, "it began with the previous request unchanged") {
+		t.Errorf("grown request:\n%s", s)
+	}
+	events(m, rq(1200, 100))
+	if s := card(); !strings.Contains(s, "only its first 100 B matched the previous request") {
+		t.Errorf("rewritten request:\n%s", s)
 	}
 }

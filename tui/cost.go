@@ -7,87 +7,78 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Prices are a model's prices in currency units per million tokens, from
 // the per-model config; a zero CachedInput means cached tokens cost Input.
-type Prices struct {
-	Input, CachedInput, Output float64
-}
+type Prices = agent.Prices
 
-// cost returns what u costs at these prices.
-func (p Prices) cost(u provider.Usage) float64 {
-	cached := min(u.CachedPromptTokens, u.PromptTokens)
-	cachedPrice := p.CachedInput
-	if cachedPrice == 0 {
-		cachedPrice = p.Input
-	}
-	return (float64(u.PromptTokens-cached)*p.Input + float64(cached)*cachedPrice + float64(u.CompletionTokens)*p.Output) / 1e6
-}
-
-// meter adds up the session's model requests for /cost. A request is
-// counted when its turn starts, or when its first output arrives after tool
-// results; time to first token runs from there to the first text, reasoning
-// or tool call.
+// meter adds up the session's model requests for /cost and the status
+// line, from the agent's measures: EventRequest for what each request
+// carried, EventUsage for what it used and how long it took.
 type meter struct {
-	requests int
+	requests int // EventRequest seen
 	reported int // requests whose usage the gateway reported
 	usage    provider.Usage
-	money    float64
-	unpriced int // reported requests made with a model that has no prices
-	ttft     []time.Duration
-
-	// The model request in flight.
-	waiting bool      // the next output is a request's first
-	counted bool      // that request is counted already (its turn started)
-	since   time.Time // when it was sent, about
+	// estimated sums tern's estimates for requests the gateway reported no
+	// usage for (estimates of them); they are not in usage.
+	estimated provider.Usage
+	estimates int
+	money     float64
+	unpriced  int // requests made with a model that has no prices
+	ttft      []time.Duration
+	// sent and toolBytes sum the requests' bytes and their tool results.
+	sent, toolBytes int
+	// lastEstimated says the last request's usage is an estimate.
+	lastEstimated bool
+	// last measures the last request sent; nil before any.
+	last *agent.RequestInfo
+	// prevBytes is the size of the request before it, for the prefix.
+	prevBytes int
+	// window is the context window the gateway's model list reported.
+	window gatewayWindow
 }
 
-// start notes a model request about to be sent at now; counted says it is
-// counted already.
-func (mt *meter) start(now time.Time, counted bool) {
-	mt.waiting, mt.counted, mt.since = true, counted, now
-	if counted {
-		mt.requests++
-	}
-}
-
-// firstOutput notes output at now: the first one of a request gives its
-// time to first token.
-func (mt *meter) firstOutput(now time.Time) {
-	if !mt.waiting {
+// request counts a request as it goes out.
+func (mt *meter) request(r *agent.RequestInfo) {
+	if r == nil {
 		return
 	}
-	if !mt.counted {
-		mt.requests++
+	mt.requests++
+	if mt.last != nil {
+		mt.prevBytes = mt.last.Bytes - mt.last.ToolsBytes
 	}
-	mt.ttft = append(mt.ttft, now.Sub(mt.since))
-	mt.waiting = false
+	mt.last = r
+	mt.sent += r.Bytes
+	mt.toolBytes += r.ToolResultBytes
 }
 
-// retry notes that the request is sent again at t; it was counted already
-// if its first output came.
-func (mt *meter) retry(t time.Time) {
-	mt.counted = mt.counted || !mt.waiting
-	mt.waiting, mt.since = true, t
-}
-
-// add records one request's reported usage, priced when p is set.
-func (mt *meter) add(u provider.Usage, p *Prices) {
-	mt.reported++
-	mt.usage = mt.usage.Add(u)
+// add records one request's usage, priced when p is set. r is nil for
+// usage that was not measured live (a resumed session's totals).
+func (mt *meter) add(u provider.Usage, r *agent.ResponseInfo, p *Prices) {
+	mt.lastEstimated = r != nil && r.Estimated
+	if mt.lastEstimated {
+		mt.estimates++
+		mt.estimated = mt.estimated.Add(u)
+	} else {
+		mt.reported++
+		mt.usage = mt.usage.Add(u)
+	}
+	if r != nil && r.FirstToken > 0 {
+		mt.ttft = append(mt.ttft, r.FirstToken)
+	}
 	if p != nil {
-		mt.money += p.cost(u)
+		mt.money += p.Cost(u)
 	} else {
 		mt.unpriced++
 	}
-	if mt.waiting && !mt.counted { // usage without output: still a request
-		mt.requests++
-		mt.waiting = false
-	}
 }
+
+// anyEstimated says some figure includes tern's estimates.
+func (mt *meter) anyEstimated() bool { return mt.estimates > 0 }
 
 // medianTTFT is the median time to first token; ok is false before any.
 func (mt *meter) medianTTFT() (d time.Duration, ok bool) {
@@ -112,36 +103,61 @@ func (m *model) prices() *Prices {
 	return m.opts.Prices
 }
 
+// approx prefixes "~" to a figure that includes estimates.
+func approx(estimated bool, s string) string {
+	if estimated {
+		return "~" + s
+	}
+	return s
+}
+
 func (m *model) cmdCost(string) tea.Cmd {
 	th := m.rc.th
 	mt := &m.meter
-	u := mt.usage
+	est := mt.anyEstimated()
+	u := mt.usage.Add(mt.estimated)
 	row := func(label, value string) string { return fmt.Sprintf("  %-20s %s", label, value) }
 	lines := []string{th.bold.Render("Session cost")}
-	lines = append(lines, row("model requests", fmt.Sprint(max(mt.requests, mt.reported))))
-	if mt.reported < mt.requests {
-		lines = append(lines, th.warn.Render(fmt.Sprintf("  the gateway reported usage for %d of %d requests; the figures below count only those", mt.reported, mt.requests)))
-	}
+	lines = append(lines, row("model requests", fmt.Sprint(max(mt.requests, mt.reported+mt.estimates))))
 	lines = append(lines,
-		row("prompt tokens", fmt.Sprint(u.PromptTokens)),
+		row("prompt tokens", approx(est && mt.estimated.PromptTokens > 0, fmt.Sprint(u.PromptTokens))),
 		row("  cached", fmt.Sprint(u.CachedPromptTokens)),
-		row("completion tokens", fmt.Sprint(u.CompletionTokens)),
+		row("completion tokens", approx(est && mt.estimated.CompletionTokens > 0, fmt.Sprint(u.CompletionTokens))),
 	)
-	if u.PromptTokens > 0 {
-		lines = append(lines, row("cache hit rate", fmt.Sprintf("%.0f%%", 100*float64(u.CachedPromptTokens)/float64(u.PromptTokens))))
+	if mt.usage.PromptTokens > 0 {
+		// Over the reported requests only: estimates have no cache figure.
+		lines = append(lines, row("cache hit rate", fmt.Sprintf("%.0f%%", 100*float64(mt.usage.CachedPromptTokens)/float64(mt.usage.PromptTokens))))
 	}
 	if d, ok := mt.medianTTFT(); ok {
-		lines = append(lines, row("first token (median)", fmtDuration(d)+th.dim.Render(fmt.Sprintf(" over %d requests, as seen here", len(mt.ttft)))))
+		lines = append(lines, row("first token (median)", fmtDuration(d)+th.dim.Render(fmt.Sprintf(" over %d requests", len(mt.ttft)))))
+	}
+	if mt.sent > 0 {
+		lines = append(lines, row("sent", fmt.Sprintf("%s, %.0f%% tool results", bytesText(mt.sent), 100*float64(mt.toolBytes)/float64(mt.sent))))
 	}
 	switch {
 	case m.opts.Prices == nil:
 		lines = append(lines, row("cost", th.dim.Render("no prices configured for "+sanitize.Clean(m.pricedModel)+" (price_input, price_cached_input, price_output)")))
 	case mt.unpriced > 0:
-		lines = append(lines, row("cost", fmt.Sprintf("$%.4f", mt.money)+th.warn.Render(fmt.Sprintf(" + %d requests on other models, not priced", mt.unpriced))))
+		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))+th.warn.Render(fmt.Sprintf(" + %d requests on other models, not priced", mt.unpriced))))
 	default:
-		lines = append(lines, row("cost", fmt.Sprintf("$%.4f", mt.money)))
+		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))))
+	}
+	if est {
+		lines = append(lines, th.dim.Render(fmt.Sprintf("  ~ estimated at %d bytes a token: the gateway reported no usage for %d of %d requests",
+			agent.BytesPerToken, mt.estimates, mt.reported+mt.estimates)))
 	}
 	m.tr.end()
 	m.tr.add(&noticeBlock{lines: lines, hangs: slices.Repeat([]int{23}, len(lines))})
 	return nil
+}
+
+// bytesText writes a byte count in B, KB or MB.
+func bytesText(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }

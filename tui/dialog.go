@@ -177,15 +177,15 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 
 // dialogTitle says what the call will do.
 func dialogTitle(r *agent.ApprovalRequest) string {
-	name := sanitize.Clean(r.Call.Name)
-	if t := sanitize.Clean(r.Preview.Title); t != "" {
+	name := sanitize.Visible(r.Call.Name)
+	if t := sanitize.Visible(r.Preview.Title); t != "" {
 		return t
 	}
 	switch r.Kind {
 	case tools.KindEdit:
-		return "edit " + sanitize.Clean(r.Preview.Path)
+		return "edit " + sanitize.Visible(r.Preview.Path)
 	case tools.KindShell:
-		return "run " + firstLine(sanitize.Clean(r.Preview.Command))
+		return "run " + firstLine(sanitize.Visible(r.Preview.Command))
 	case tools.KindRead:
 		return name
 	}
@@ -198,23 +198,23 @@ func (m *model) renderPreview(width int) []string {
 	th := m.rc.th
 	var out []string
 	if r.Preview.Command != "" {
-		for i, l := range wrap(sanitize.Clean(r.Preview.Command), width-2) {
+		for i, l := range wrap(sanitize.Visible(r.Preview.Command), width-2) {
 			p := "$ "
 			if i > 0 {
 				p = "  "
 			}
 			out = append(out, th.dim.Render(p)+th.bold.Render(l))
 		}
-		if wd := sanitize.Clean(r.Preview.Workdir); wd != "" && wd != "." {
+		if wd := sanitize.Visible(r.Preview.Workdir); wd != "" && wd != "." {
 			out = append(out, th.dim.Render("in "+wd))
 		}
 	}
 	if r.Preview.Diff != "" {
-		lines, _ := renderDiff(&m.rc, sanitize.Clean(r.Preview.Diff), width, 0, true)
+		lines, _ := renderDiff(&m.rc, sanitize.Visible(r.Preview.Diff), width, 0, true)
 		out = append(out, lines...)
 	}
 	if len(out) == 0 && len(r.Call.Args) > 0 {
-		out = wrap(sanitize.Clean(string(r.Call.Args)), width)
+		out = wrap(sanitize.Visible(string(r.Call.Args)), width)
 	}
 	return out
 }
@@ -238,10 +238,10 @@ func (m *model) dialogView() string {
 	th := m.rc.th
 	inner := m.width - 4
 	var b strings.Builder
-	title := "Allow " + th.cardTitle.Render(sanitize.Clean(d.req.Call.Name)) + ": " + th.cardArg.Render(truncate(dialogTitle(d.req), inner-20)) + "?"
+	title := "Allow " + th.cardTitle.Render(sanitize.Visible(d.req.Call.Name)) + ": " + th.cardArg.Render(truncate(dialogTitle(d.req), inner-20)) + "?"
 	b.WriteString(title)
 	if d.req.Always {
-		reason := sanitize.Clean(d.req.Reason)
+		reason := sanitize.Visible(d.req.Reason)
 		if reason == "" {
 			reason = "This command always asks."
 		}
@@ -261,7 +261,7 @@ func (m *model) dialogView() string {
 	if d.telling {
 		b.WriteString(th.warn.Render("Tell the model what to do instead (enter sends, esc goes back):") + "\n" + m.deny.View())
 	} else {
-		scope := sanitize.Clean(d.req.Scope.Label)
+		scope := sanitize.Visible(d.req.Scope.Label)
 		if scope == "" {
 			scope = "this kind of call"
 		}

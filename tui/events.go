@@ -21,7 +21,7 @@ func (m *model) onEvents(msg eventsMsg) tea.Cmd {
 		cmds = append(cmds, m.onEvent(ev))
 	}
 	if !msg.closed {
-		cmds = append(cmds, m.waitEvents())
+		cmds = append(cmds, m.listen(msg.events))
 	} else if m.busy && m.shell == nil {
 		m.busy = false
 		m.tr.add(&errorBlock{title: "The agent stopped", body: "Its event stream closed while a turn was running.", hint: "Restart tern; the session log keeps what happened."})
@@ -35,14 +35,12 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 	case agent.EventTurnStarted:
 		m.busy, m.stopping = true, false
 		m.turnStart = m.rc.now
-		m.meter.start(m.rc.now, true)
 		if !m.awaiting { // a turn we did not start: show what it asks
-			m.tr.add(&userBlock{text: sanitize.Clean(ev.Text)})
+			m.tr.add(promptBlock(ev.Text))
 		}
 		m.awaiting = false
 		return m.scheduleFrame(spinnerEvery)
 	case agent.EventTextDelta:
-		m.meter.firstOutput(m.rc.now)
 		m.endThinking()
 		if m.answer == nil {
 			m.answer = newAssistantBlock()
@@ -51,7 +49,6 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.answer.append(ev.Text)
 		return m.markStreamed(m.answer)
 	case agent.EventReasoningDelta:
-		m.meter.firstOutput(m.rc.now)
 		var end tea.Cmd
 		if m.thinking == nil {
 			end = m.endAnswer()
@@ -62,7 +59,6 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.thinking.append(ev.Text)
 		return tea.Batch(end, m.markStreamed(m.thinking))
 	case agent.EventToolCallStarted:
-		m.meter.firstOutput(m.rc.now)
 		m.endThinking()
 		end := m.endAnswer()
 		c := m.card(ev.Call)
@@ -112,25 +108,25 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 			}
 		}
 		m.tr.changed(c)
-		if m.busy {
-			m.meter.start(m.rc.now, false) // the results go back in a new request
-		}
 	case agent.EventUsage:
 		m.usage = m.usage.Add(ev.Usage)
-		m.meter.add(ev.Usage, m.prices())
+		m.meter.add(ev.Usage, ev.Response, m.prices())
 		if ev.Usage.PromptTokens > 0 {
 			m.lastIn = ev.Usage.PromptTokens + ev.Usage.CompletionTokens
 		}
+		return m.lookupWindow()
+	case agent.EventRequest:
+		m.meter.request(ev.Request)
 	case agent.EventRetrying:
-		if ev.Retry != nil {
-			m.meter.retry(m.rc.now.Add(ev.Retry.Wait))
-		}
 		m.onRetry(ev.Retry)
 	case agent.EventTurnFinished:
-		m.meter.waiting = false
 		return m.onTurnFinished(ev)
 	case agent.EventError:
 		m.addError(ev.Err, ev.Text)
+	case agent.EventCompactionStarted:
+		return m.onCompactionStarted(ev)
+	case agent.EventCompactionFinished:
+		return m.onCompactionFinished(ev)
 	}
 	return nil
 }
@@ -250,6 +246,15 @@ func (m *model) onTurnFinished(ev agent.Event) tea.Cmd {
 			body:  "The turn reached its step limit before the model finished.",
 			hint:  "Send “continue” to let it go on, or narrow the request.",
 		})
+	case agent.FinishBudget:
+		if m.answer != nil {
+			m.answer.interrupted = true
+		}
+		body := "The turn reached a limit of its budget."
+		if err != nil {
+			body = sanitize.Clean(err.Error())
+		}
+		m.tr.add(&errorBlock{title: "Stopped: budget reached", body: body, hint: "Send “continue” to let it go on."})
 	}
 	end := m.endAnswer()
 	for id, c := range m.cards {
@@ -261,6 +266,7 @@ func (m *model) onTurnFinished(ev agent.Event) tea.Cmd {
 	}
 	m.pending, m.dlg = nil, nil
 	m.busy, m.stopping, m.awaiting = false, false, false
+	m.offerPlan(reason)
 	return tea.Batch(end, m.sendQueued())
 }
 
@@ -342,7 +348,7 @@ func explain(err error) (title, body, hint string) {
 	case provider.ErrServer:
 		return status + "the gateway failed", body, "It is usually temporary: send the message again in a minute."
 	case provider.ErrContextTooLong:
-		return status + "the conversation is too long for the model", body, "Start a new conversation with /clear, or switch to a model with a larger window (/model)."
+		return status + "the conversation is too long for the model", body, "Summarize it with /compact, start a new conversation with /clear, or switch to a model with a larger window (/model)."
 	case provider.ErrBadRequest:
 		return status + "the gateway rejected the request", body, "Check the model id (/model) and the gateway settings; `tern doctor` tests them."
 	case provider.ErrModelNotFound:

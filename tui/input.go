@@ -41,7 +41,8 @@ func newInput(th *theme) textarea.Model {
 	ta.KeyMap.LineNext.SetKeys("down")
 	ta.KeyMap.PageUp.SetEnabled(false) // PgUp/PgDn scroll the transcript
 	ta.KeyMap.PageDown.SetEnabled(false)
-	ta.KeyMap.Paste.SetEnabled(false) // the terminal pastes (bracketed paste)
+	ta.KeyMap.Paste.SetEnabled(false)                      // the terminal pastes (bracketed paste)
+	ta.KeyMap.TransposeCharacterBackward.SetEnabled(false) // ctrl+t opens the full transcript
 	ta.SetVirtualCursor(false)
 	ta.SetStyles(inputStyles(th))
 	return ta
@@ -64,6 +65,9 @@ func (m *model) onPaste(content string) tea.Cmd {
 	// Pasted logs often carry colours; the sanitizer also turns CRLF and CR
 	// into LF (the textarea would make two lines of a CRLF).
 	content = sanitize.Clean(content)
+	if m.tv.isOpen() {
+		_ = m.closeTranscriptView() // a paste goes to the input, which must show
+	}
 	if m.dlg != nil {
 		if m.dlg.telling {
 			m.deny.SetValue(m.deny.Value() + strings.ReplaceAll(content, "\n", " "))
@@ -207,15 +211,20 @@ func (m *model) onAttached(msg attachedMsg) tea.Cmd {
 	return m.scheduleFrame(spinnerEvery)
 }
 
-// mentionRe finds @path mentions: an @ at the start or after a space.
-var mentionRe = regexp.MustCompile(`(?:^|\s)@([^\s@]+)`)
+// mentionRe finds @path mentions anywhere in a message: an @ at the start
+// or after whitespace (so a@b.com is none), then a path, or a quoted path
+// when it holds spaces (the picker writes @"my notes.md").
+var mentionRe = regexp.MustCompile(`(?:^|\s)@(?:"([^"\n]+)"|([^\s@]+))`)
 
 // findMentions lists the distinct paths mentioned in s.
 func findMentions(s string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range mentionRe.FindAllStringSubmatch(s, -1) {
-		p := strings.TrimRight(m[1], ".,;:!?)")
+		p := m[1]
+		if p == "" {
+			p = strings.TrimRight(m[2], ".,;:!?)")
+		}
 		if p != "" && !seen[p] {
 			seen[p] = true
 			out = append(out, p)

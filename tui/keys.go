@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -13,8 +14,16 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.remember != "" && m.dlg == nil {
 		return m.onRememberKey(key)
 	}
+	if m.planOffer && m.dlg == nil {
+		if cmd, handled := m.onPlanOfferKey(key); handled {
+			return cmd
+		}
+	}
 	if key != "ctrl+c" {
 		m.quitAt = m.rc.now.Add(-2 * quitWindow)
+	}
+	if key != "esc" {
+		m.escAt = time.Time{}
 	}
 	m.notice = ""
 	if m.dlg != nil {
@@ -22,6 +31,12 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.interrupt()
 		}
 		return m.onDialogKey(k)
+	}
+	if m.pick != nil {
+		return m.onPickerKey(k)
+	}
+	if m.tv.isOpen() {
+		return m.onTranscriptViewKey(k)
 	}
 	if m.pal != nil {
 		if cmd, ok := m.onPaletteKey(k); ok {
@@ -41,9 +56,24 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.busy {
 			return m.interrupt()
 		}
+		if empty && m.shell == nil {
+			return m.escEmpty()
+		}
+		return nil
+	case "alt+esc":
+		// Two escs that reach tern in one read arrive as one key.
+		if m.busy {
+			return m.interrupt()
+		}
+		if empty && m.shell == nil && m.opts.Sessions != nil {
+			return m.cmdRewind("")
+		}
 		return nil
 	case "ctrl+o":
 		m.toggleLatest()
+		return nil
+	case "ctrl+t":
+		m.openTranscriptView()
 		return nil
 	case "ctrl+g":
 		return m.openEditor()

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/tools"
 )
@@ -180,4 +182,252 @@ func TestShellCancelledByEsc(t *testing.T) {
 	if len(m.shellContext) != 0 {
 		t.Fatal("a cancelled command was kept as context")
 	}
+}
+
+func TestMentionAt(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text  string // | marks the cursor
+		start int
+		query string
+		ok    bool
+	}{
+		{"@|", 0, "", true},
+		{"@ma|", 0, "ma", true},
+		{"look at @pa| and more", 8, "pa", true},
+		{"first line\n@in|\nlast line", 11, "in", true},
+		{"tab\t@x|", 4, "x", true},
+		{"mail a@b.com|", 0, "", false},
+		{"mail a@|", 0, "", false},
+		{"@a@b|", 0, "", false},
+		{"@main.go and |", 0, "", false},
+		{"@ma|in.go", 0, "ma", true},
+		{"naïve @é|", 7, "é", true},
+		{"|", 0, "", false},
+	} {
+		cur := strings.Index(tc.text, "|")
+		text := strings.Replace(tc.text, "|", "", 1)
+		start, query, ok := mentionAt(text, cur)
+		if ok != tc.ok || (ok && (start != tc.start || query != tc.query)) {
+			t.Errorf("%q: %d %q %v, want %d %q %v", tc.text, start, query, ok, tc.start, tc.query, tc.ok)
+		}
+	}
+}
+
+// mentionModel is a model whose file picker lists a few fixed files.
+func mentionModel(t *testing.T) (*model, *fakeBackend) {
+	t.Helper()
+	files := func(context.Context, int) ([]string, error) {
+		return []string{"cmd/tern/main.go", "internal/parse.go", "notes/my notes.md"}, nil
+	}
+	return newTestModel(t, Options{Files: files, Attach: func(p string) (string, error) { return "content of " + p, nil }})
+}
+
+// moveLeft presses ← n times.
+func moveLeft(m *model, n int) {
+	for range n {
+		press(m, tea.KeyPressMsg{Code: tea.KeyLeft})
+	}
+}
+
+func TestMentionInTheMiddleOfAMultiLineDraft(t *testing.T) {
+	t.Parallel()
+	m, fb := mentionModel(t)
+	typeText(m, "compare  with the tests")
+	press(m, keyCtrlJ)
+	typeText(m, "and keep this line")
+	press(m, keyUp) // to the first line, same column
+	press(m, tea.KeyPressMsg{Code: tea.KeyEnd})
+	moveLeft(m, len(" with the tests"))
+	if m.pal != nil {
+		t.Fatal("moving the cursor opened a palette")
+	}
+	typeText(m, "@pars")
+	if m.pal == nil || m.pal.kind != palFiles {
+		t.Fatalf("no file picker in the middle of the draft (input %q)", m.input.Value())
+	}
+	if it, ok := m.pal.selected(); !ok || it.value != "internal/parse.go" {
+		t.Fatalf("picker shows %+v", m.pal.shown)
+	}
+	press(m, keyTab)
+	want := "compare @internal/parse.go with the tests\nand keep this line"
+	if v := m.input.Value(); v != want {
+		t.Fatalf("input %q, want %q", v, want)
+	}
+	if m.pal != nil {
+		t.Fatal("the picker stayed open after choosing")
+	}
+	if off := m.cursorOffset(); off != len("compare @internal/parse.go ") {
+		t.Fatalf("cursor at %d, want right after the path and its space", off)
+	}
+	typeText(m, "X")
+	if v := m.input.Value(); !strings.HasPrefix(v, "compare @internal/parse.go Xwith") {
+		t.Fatalf("typing after the choice gave %q", v)
+	}
+	press(m, tea.KeyPressMsg{Code: tea.KeyBackspace})
+	// Moving back over the mention does not reopen the picker, so Enter sends.
+	moveLeft(m, 2)
+	press(m, tea.KeyPressMsg{Code: tea.KeyRight})
+	if m.pal != nil {
+		t.Fatal("the cursor passing a written mention opened the picker")
+	}
+	press(m, keyEnter)
+	sent := fb.sent()
+	if len(sent) != 1 || !strings.HasPrefix(sent[0], want+"\n") || !strings.Contains(sent[0], "content of internal/parse.go") {
+		t.Fatalf("sent %q", sent)
+	}
+}
+
+func TestMentionPickerAtTheStartOfALineAndEsc(t *testing.T) {
+	t.Parallel()
+	m, _ := mentionModel(t)
+	typeText(m, "first")
+	press(m, keyCtrlJ)
+	typeText(m, "@ma")
+	if m.pal == nil || m.pal.kind != palFiles {
+		t.Fatal("no picker for an @ at the start of a line")
+	}
+	press(m, keyEsc)
+	if m.pal != nil || m.input.Value() != "first\n@ma" {
+		t.Fatalf("esc: palette %v input %q", m.pal != nil, m.input.Value())
+	}
+	press(m, tea.KeyPressMsg{Code: tea.KeyLeft})
+	press(m, tea.KeyPressMsg{Code: tea.KeyRight})
+	if m.pal != nil {
+		t.Fatal("the picker came back after esc without an edit")
+	}
+	typeText(m, "i")
+	if m.pal == nil {
+		t.Fatal("typing more of the mention did not reopen the picker")
+	}
+	press(m, keyEnter)
+	if v := m.input.Value(); v != "first\n@cmd/tern/main.go " {
+		t.Fatalf("input %q", v)
+	}
+}
+
+func TestMentionPickerIgnoresEmails(t *testing.T) {
+	t.Parallel()
+	m, _ := mentionModel(t)
+	typeText(m, "write to me@example.com")
+	if m.pal != nil {
+		t.Fatal("an email opened the picker")
+	}
+	moveLeft(m, len("example.com"))
+	typeText(m, "x")
+	if m.pal != nil {
+		t.Fatal("editing an email opened the picker")
+	}
+}
+
+func TestMentionBeforeAWordAndQuotedPaths(t *testing.T) {
+	t.Parallel()
+	m, fb := mentionModel(t)
+	typeText(m, "read  please")
+	moveLeft(m, len(" please"))
+	typeText(m, "@notes")
+	press(m, keyTab)
+	if v := m.input.Value(); v != `read @"notes/my notes.md" please` {
+		t.Fatalf("input %q", v)
+	}
+	press(m, keyEnter)
+	if sent := fb.sent(); len(sent) != 1 || !strings.Contains(sent[0], "content of notes/my notes.md") {
+		t.Fatalf("sent %q", sent)
+	}
+	m2, _ := mentionModel(t)
+	typeText(m2, "see main")
+	moveLeft(m2, len("main"))
+	typeText(m2, "@cmd")
+	press(m2, keyTab)
+	if v := m2.input.Value(); v != "see @cmd/tern/main.go main" {
+		t.Fatalf("a word right after the cursor: %q", v)
+	}
+}
+
+func TestFindMentionsAnywhere(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"@a.go at the start", []string{"a.go"}},
+		{"first line\n@b.go\n\tand @c.go, then (@d.go)", []string{"b.go", "c.go"}},
+		{`quoted @"my notes.md" and @e.go.`, []string{"my notes.md", "e.go"}},
+		{"me@example.com and x@y", nil},
+	} {
+		if got := findMentions(tc.text); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestGoldenMentionMidDraft(t *testing.T) {
+	t.Parallel()
+	files := func(context.Context, int) ([]string, error) {
+		return []string{"cmd/tern/main.go", "internal/parse.go", "internal/parse_test.go", "README.md"}, nil
+	}
+	goldenRun(t, 80, 20, Options{Files: files}, func(tm *teatest.TestModel, _ *fakeBackend) {
+		tm.Type("compare  with the tests")
+		tm.Send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
+		tm.Type("and keep this line")
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyUp})
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnd})
+		for range len(" with the tests") {
+			tm.Send(tea.KeyPressMsg{Code: tea.KeyLeft})
+		}
+		tm.Type("@pars")
+		waitFor(t, tm, "internal/parse_test.go")
+	})
+}
+
+func TestMentionPickerFiltersALongListInTheBackground(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	files := make([]string, asyncFilterMin+10)
+	for i := range files {
+		files[i] = fmt.Sprintf("pkg%d/file%d.go", i%50, i)
+	}
+	files[123] = "internal/zebra.go"
+	m.files = files
+	typeText(m, "see ")
+	m.Update(tea.KeyPressMsg{Code: '@', Text: "@"})
+	if m.pal == nil || len(m.pal.shown) != len(files) || m.pal.pending {
+		t.Fatal("an empty query should list every file at once")
+	}
+	items := m.pal.items
+	_, older := m.Update(tea.KeyPressMsg{Code: 'z', Text: "z"})
+	_, newer := m.Update(tea.KeyPressMsg{Code: 'e', Text: "e"})
+	if !m.pal.pending {
+		t.Fatal("a long list was filtered in Update")
+	}
+	if &m.pal.items[0] != &items[0] {
+		t.Fatal("the rows were made again for a key")
+	}
+	stale, fresh := filtered(t, older), filtered(t, newer)
+	m.Update(fresh)
+	m.Update(stale) // late: must not replace the newer result
+	if it, ok := m.pal.selected(); !ok || it.value != "internal/zebra.go" || m.pal.pending {
+		t.Fatalf("picker shows %d rows, first %+v", len(m.pal.shown), it)
+	}
+	// Choosing while a filter runs uses what was typed.
+	m.Update(tea.KeyPressMsg{Code: 'b', Text: "b"})
+	if !m.pal.pending {
+		t.Fatal("no background filter")
+	}
+	press(m, keyTab)
+	if v := m.input.Value(); v != "see @internal/zebra.go " {
+		t.Fatalf("input %q", v)
+	}
+}
+
+// filtered runs cmd and returns the background filter result it produced.
+func filtered(t *testing.T, cmd tea.Cmd) filteredMsg {
+	t.Helper()
+	for _, msg := range collectWait(cmd, 10*time.Second) {
+		if f, ok := msg.(filteredMsg); ok {
+			return f
+		}
+	}
+	t.Fatal("no background filter ran")
+	return filteredMsg{}
 }

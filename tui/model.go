@@ -15,10 +15,14 @@ import (
 
 // Frame pacing: a frame re-renders what streamed since the last one. While
 // text streams frames come at most every frameMin (about 30 per second),
-// slower when rendering itself is slow; while only the spinner moves, every
-// spinnerEvery; when nothing moves, not at all.
+// slower when rendering is costly: the interval is frameShare times what a
+// frame costs (smoothed), so frames take at most about 1/frameShare of a
+// CPU, up to frameMax between frames. While only the spinner moves, frames
+// come every spinnerEvery; when nothing moves, not at all.
 const (
 	frameMin     = 33 * time.Millisecond
+	frameMax     = 100 * time.Millisecond
+	frameShare   = 40
 	spinnerEvery = 100 * time.Millisecond
 	quitWindow   = time.Second
 	// dialogKeyGuard is how long after an approval dialog appears its answer
@@ -66,7 +70,14 @@ type model struct {
 	pricedModel string
 	todo        []tools.TodoItem // the model's todo list, pinned above the input
 	remember    string           // a `#` line waiting for y to go into AGENTS.md
-	stopping    bool
+	// compacting is true while /compact runs; compactB shows the running
+	// compaction. planning mirrors the agent's plan mode; planOffer asks
+	// whether to accept the plan the model presented.
+	compacting bool
+	compactB   *compactBlock
+	planning   bool
+	planOffer  bool
+	stopping   bool
 
 	pending []*agent.ApprovalRequest
 	dlg     *dialog
@@ -79,6 +90,10 @@ type model struct {
 	pasteSeq int
 
 	pal      *palette
+	palSeen  string          // the input when the palette last looked: moving the cursor opens no picker
+	tv       *transcriptView // the full transcript (ctrl+t) while open
+	pick     *picker         // a session, turn or rewind picker; it owns the keys
+	escAt    time.Time       // the first esc of esc esc (rewind)
 	files    []string
 	filesErr error
 	walking  bool
@@ -95,6 +110,14 @@ type model struct {
 	frameDue   time.Time // when the armed frame fires
 	frameID    int       // frames from superseded timers are ignored
 	frameCost  time.Duration
+	// deferred is set while nobody waits on the agent's events: the next
+	// frame takes them (see listen).
+	deferred bool
+
+	// inputView is the input's last drawing; frames, which leave the input
+	// alone, reuse it (the textarea draws itself in O(content)).
+	inputView   string
+	inputViewOK bool
 
 	shell        *shellRun
 	shellContext []string
@@ -177,6 +200,7 @@ func (m *model) Init() tea.Cmd {
 		m.waitEvents(),
 		loadHistory(m.opts.Home),
 		tea.Raw(altScrollOn),
+		m.startResume(),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -206,19 +230,8 @@ func (m *model) waitEvents() tea.Cmd {
 		if !ok {
 			return eventsMsg{closed: true}
 		}
-		evs := []agent.Event{first}
-		for len(evs) < 512 {
-			select {
-			case ev, ok := <-ch:
-				if !ok {
-					return eventsMsg{events: evs, closed: true}
-				}
-				evs = append(evs, ev)
-			default:
-				return eventsMsg{events: evs}
-			}
-		}
-		return eventsMsg{events: evs}
+		evs, closed := takeEvents(ch, []agent.Event{first})
+		return eventsMsg{events: evs, closed: closed}
 	}
 }
 
@@ -240,9 +253,9 @@ func (m *model) scheduleFrame(d time.Duration) tea.Cmd {
 }
 
 // frameDelay adapts the frame interval to what rendering costs, so a slow
-// render (a long open code block) never eats all the CPU.
+// render (a long open code block, a table) never eats all the CPU.
 func (m *model) frameDelay() time.Duration {
-	return max(frameMin, 2*m.frameCost)
+	return min(frameMax, max(frameMin, frameShare*m.frameCost))
 }
 
 // onFrame renders what streamed since the last frame.
@@ -252,6 +265,7 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.frameArmed = false
 	start := time.Now()
+	caught := m.catchUp()
 	for b := range m.streamed {
 		m.tr.changed(b)
 		delete(m.streamed, b)
@@ -265,11 +279,11 @@ func (m *model) onFrame(id int) tea.Cmd {
 		m.shell.card.invalidate()
 	}
 	m.layout()
-	m.frameCost = time.Since(start)
+	m.frameCost = (3*m.frameCost + time.Since(start)) / 4 // one costly frame only slows the next few a little
 	if m.busy || m.shell != nil {
-		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
+		return tea.Batch(caught, m.scheduleFrame(max(spinnerEvery, m.frameDelay())))
 	}
-	return nil
+	return caught
 }
 
 // markStreamed notes that b grew; the next frame renders it.
@@ -314,7 +328,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case filesMsg:
 		m.walking = false
 		m.files, m.filesErr = msg.files, msg.err
-		m.refreshPalette()
+		cmd = m.refreshPalette()
+	case filteredMsg:
+		m.onFiltered(msg)
 	case shellOutputMsg:
 		cmd = m.onShellOutput(msg)
 	case attachedMsg:
@@ -323,6 +339,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onEditor(msg)
 	case fullRenderMsg:
 		m.onFullRender(msg)
+	case windowMsg:
+		m.onWindow(msg)
 	case modelsMsg:
 		m.onModels(msg)
 	case noticeMsg:
@@ -331,12 +349,17 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onDiff(msg)
 	case undoMsg:
 		cmd = m.onUndo(msg)
+	case sessionResult:
+		cmd = msg.apply(m)
 	default:
 		var c tea.Cmd
 		m.input, c = m.input.Update(msg)
 		cmd = c
 	}
 	m.viewValid = false
+	if _, frame := msg.(frameMsg); !frame {
+		m.inputViewOK = false
+	}
 	m.layout()
 	return m, cmd
 }
@@ -346,10 +369,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func onlyStreamed(evs []agent.Event) bool {
 	for _, ev := range evs {
 		switch ev.Kind {
-		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput:
+		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest:
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
-			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError:
+			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
+			agent.EventCompactionStarted, agent.EventCompactionFinished:
 			return false
 		}
 	}
@@ -378,6 +402,10 @@ func (m *model) resize(w, h int) {
 
 // scrollBy scrolls the transcript by n lines (negative is up).
 func (m *model) scrollBy(n int) {
+	if m.tv.isOpen() {
+		m.tv.tr.scroll(&m.rc, m.transcriptViewHeight(), n)
+		return
+	}
 	m.tr.scroll(&m.rc, m.transcriptHeight(), n)
 }
 

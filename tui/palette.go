@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
@@ -30,30 +31,88 @@ type palItem struct {
 // palette is a filtered list shown above the input.
 type palette struct {
 	kind  palKind
-	items []palItem
+	items []palItem // never changed in place: a background filter may read it
 	shown []palItem
 	sel   int
-	start int // palFiles: where the @ is in the input
+	// palFiles: the file list items were made from, the query shown, and the
+	// latest background filter (older results are dropped).
+	from    []string
+	query   string
+	seq     int
+	pending bool
 }
 
 const paletteRows = 8
 
+// asyncFilterMin is the number of files from which the picker filters in
+// the background: fuzzy matching 50,000 paths takes tens of milliseconds,
+// which a keystroke must not wait for.
+const asyncFilterMin = 4000
+
 // filter keeps the items matching query, best first (all when it is empty).
 func (p *palette) filter(query string) {
-	if query == "" {
-		p.shown = p.items
-	} else {
-		labels := make([]string, len(p.items))
-		for i, it := range p.items {
-			labels[i] = it.value
-		}
-		matches := fuzzy.Find(query, labels)
-		p.shown = make([]palItem, 0, len(matches))
-		for _, mt := range matches {
-			p.shown = append(p.shown, p.items[mt.Index])
-		}
-	}
+	p.query = query
+	p.pending = false
+	p.seq++ // a background filter still running is out of date
+	p.show(matchItems(p.items, query))
+}
+
+// show installs a filtered list, keeping the selection in range.
+func (p *palette) show(shown []palItem) {
+	p.shown = shown
 	p.sel = max(0, min(p.sel, len(p.shown)-1))
+}
+
+// matchItems returns the items matching query, best first (all when it is
+// empty). It only reads items, so it may run in the background.
+func matchItems(items []palItem, query string) []palItem {
+	if query == "" {
+		return items
+	}
+	labels := make([]string, len(items))
+	for i, it := range items {
+		labels[i] = it.value
+	}
+	matches := fuzzy.Find(query, labels)
+	shown := make([]palItem, 0, len(matches))
+	for _, mt := range matches {
+		shown = append(shown, items[mt.Index])
+	}
+	return shown
+}
+
+// filteredMsg carries a background filter's result for the file picker.
+type filteredMsg struct {
+	pal   *palette
+	seq   int
+	shown []palItem
+}
+
+// filterFiles filters the file picker for query: at once for a short list,
+// in the background for a long one (the list shown meanwhile stays).
+func (m *model) filterFiles(query string) tea.Cmd {
+	p := m.pal
+	if query == p.query && p.shown != nil {
+		return nil
+	}
+	if query == "" || len(p.items) < asyncFilterMin {
+		p.filter(query)
+		return nil
+	}
+	p.query = query
+	p.seq++
+	p.pending = true
+	seq, items := p.seq, p.items
+	return func() tea.Msg { return filteredMsg{pal: p, seq: seq, shown: matchItems(items, query)} }
+}
+
+// onFiltered shows a background filter's result if it is still wanted.
+func (m *model) onFiltered(msg filteredMsg) {
+	if m.pal != msg.pal || msg.pal.seq != msg.seq {
+		return
+	}
+	msg.pal.pending = false
+	msg.pal.show(msg.shown)
 }
 
 func (p *palette) selected() (palItem, bool) {
@@ -63,13 +122,59 @@ func (p *palette) selected() (palItem, bool) {
 	return p.shown[p.sel], true
 }
 
-// atMention matches an @-mention being typed at the end of the input.
-var atMention = regexp.MustCompile(`(?:^|\s)@([^\s@]*)$`)
+// mentionAt finds the @-mention the cursor is at the end of: an @ at the
+// start of the text or after whitespace, then no whitespace up to cur (a
+// byte offset). A@b.com is no mention: its @ follows a letter.
+func mentionAt(value string, cur int) (start int, query string, ok bool) {
+	i := cur
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(value[:i])
+		if unicode.IsSpace(r) {
+			break
+		}
+		i -= size
+	}
+	query, ok = strings.CutPrefix(value[i:cur], "@")
+	if !ok || strings.Contains(query, "@") {
+		return 0, "", false
+	}
+	return i, query, true
+}
+
+// cursorOffset is the byte offset of the input's cursor in its Value.
+func (m *model) cursorOffset() int {
+	v := m.input.Value()
+	off := 0
+	for range m.input.Line() {
+		j := strings.IndexByte(v[off:], '\n')
+		if j < 0 {
+			return len(v)
+		}
+		off += j + 1
+	}
+	line := v[off:]
+	if j := strings.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	col := m.input.Column()
+	n := 0
+	for k := range line {
+		if n == col {
+			return off + k
+		}
+		n++
+	}
+	return off + len(line)
+}
 
 // refreshPalette opens, filters or closes the palette after the input
-// changed; it may start the workspace walk the file palette needs.
+// changed or its cursor moved; it may start the workspace walk the file
+// palette needs. Only an edit opens the file picker: moving the cursor
+// through an @-mention already written keeps Enter for sending.
 func (m *model) refreshPalette() tea.Cmd {
 	value := m.input.Value()
+	edited := value != m.palSeen
+	m.palSeen = value
 	if m.pal != nil && (m.pal.kind == palModels || m.pal.kind == palPolicies) {
 		m.pal.filter(strings.TrimSpace(value))
 		return nil
@@ -81,22 +186,26 @@ func (m *model) refreshPalette() tea.Cmd {
 		m.pal.filter(value[1:])
 		return nil
 	}
-	if loc := atMention.FindStringSubmatchIndex(value); loc != nil && !strings.HasPrefix(value, "!") {
-		query := value[loc[2]:loc[3]]
+	_, query, ok := mentionAt(value, m.cursorOffset())
+	if ok && !strings.HasPrefix(value, "!") && (edited || (m.pal != nil && m.pal.kind == palFiles)) {
 		if m.pal == nil || m.pal.kind != palFiles {
 			m.pal = &palette{kind: palFiles}
 		}
-		m.pal.start = loc[2] - 1
-		m.pal.items = m.pal.items[:0]
-		for _, f := range m.files {
-			m.pal.items = append(m.pal.items, palItem{value: f, label: sanitize.Clean(f)})
+		p := m.pal
+		if len(p.from) != len(m.files) || (len(m.files) > 0 && &p.from[0] != &m.files[0]) {
+			// The file list is new: make the rows once, not at every key.
+			items := make([]palItem, len(m.files))
+			for i, f := range m.files {
+				items[i] = palItem{value: f, label: sanitize.Visible(f)}
+			}
+			p.items, p.from, p.shown = items, m.files, nil
 		}
-		m.pal.filter(query)
+		filter := m.filterFiles(query)
 		if m.files == nil && !m.walking && m.filesErr == nil {
 			m.walking = true
-			return walkFiles(m.ctx, m.opts.Files)
+			return tea.Batch(filter, walkFiles(m.ctx, m.opts.Files))
 		}
-		return nil
+		return filter
 	}
 	m.pal = nil
 	return nil
@@ -134,6 +243,9 @@ func (m *model) onPaletteKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // complete applies the highlighted item; run also executes a command.
 func (m *model) complete(run bool) tea.Cmd {
 	p := m.pal
+	if p.pending {
+		p.filter(p.query) // choose from what was typed, not from an older list
+	}
 	it, ok := p.selected()
 	switch p.kind {
 	case palCommands:
@@ -159,8 +271,7 @@ func (m *model) complete(run bool) tea.Cmd {
 			}
 			return nil
 		}
-		v := m.input.Value()
-		m.input.SetValue(v[:p.start] + "@" + it.value + " ")
+		m.insertMention(it.value)
 		m.pal = nil
 		return nil
 	case palModels:
@@ -189,6 +300,8 @@ func (m *model) paletteView() []string {
 		switch {
 		case p.kind == palFiles && m.walking:
 			return []string{th.dim.Render("  listing files…")}
+		case p.kind == palFiles && p.pending:
+			return []string{th.dim.Render("  matching…")}
 		case p.kind == palFiles && m.filesErr != nil:
 			return []string{th.bad.Render("  " + truncate(m.filesErr.Error(), m.width-4))}
 		}
@@ -225,4 +338,30 @@ func (m *model) paletteView() []string {
 		out = append(out, th.dim.Render("  "+itoa(n)+" matches · ↑/↓ select · tab complete · enter choose"))
 	}
 	return out
+}
+
+// insertMention replaces the @query before the cursor by @path, keeping the
+// rest of the draft, and leaves the cursor after the path and one space. A
+// path with whitespace is quoted so that it reads back as one mention.
+func (m *model) insertMention(path string) {
+	value, cur := m.input.Value(), m.cursorOffset()
+	start, _, ok := mentionAt(value, cur)
+	if !ok {
+		return
+	}
+	// The @query holds no newline, so deleting it rune by rune stays on the
+	// cursor's line and leaves the rest of the draft as it was.
+	for range utf8.RuneCountInString(value[start:cur]) {
+		m.input, _ = m.input.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	if strings.ContainsFunc(path, unicode.IsSpace) {
+		path = `"` + path + `"`
+	}
+	if next, _ := utf8.DecodeRuneInString(value[cur:]); next == ' ' {
+		m.input.InsertString("@" + path)
+		m.input, _ = m.input.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	} else {
+		m.input.InsertString("@" + path + " ")
+	}
+	m.palSeen = m.input.Value()
 }

@@ -45,8 +45,13 @@ type Options struct {
 	Home string
 	// Models lists the gateway's models for /model; nil when unknown.
 	Models func(ctx context.Context) ([]string, error)
-	// ContextWindow is the model's context size in tokens; 0 when unknown.
+	// ContextWindow is the model's context size in tokens from the config;
+	// 0 when unknown.
 	ContextWindow int
+	// LookupWindow asks the gateway's model list for a model's context
+	// size (0 when it does not say); it is used, once, when ContextWindow
+	// is 0. nil: the window is assumed.
+	LookupWindow func(ctx context.Context, model string) (int, error)
 	// Shell runs a `!` command, streaming its output; nil disables `!`.
 	Shell func(ctx context.Context, command string, output func(string)) (exitCode int, err error)
 	// Attach reads an @-mentioned file for the model (clamped, secrets
@@ -84,6 +89,12 @@ type Options struct {
 	// tern and returns *UndoConflicts; with force it overwrites them. nil
 	// disables it.
 	Undo func(ctx context.Context, force bool) (summary string, err error)
+	// Sessions lists, resumes, forks and rewinds saved sessions, for
+	// /resume, /fork, /rewind and esc esc; nil disables them.
+	Sessions Sessions
+	// ResumeAtStart opens the session picker when the interface starts
+	// (tern --resume without an id); with ResumeFork choosing one forks it.
+	ResumeAtStart, ResumeFork bool
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It

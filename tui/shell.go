@@ -10,6 +10,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // maxShellContext bounds the output of a `!` command passed to the model.
@@ -17,10 +18,13 @@ const maxShellContext = 8 << 10
 
 // shellRun is a `!` command in progress.
 type shellRun struct {
-	card   *toolCard
-	ctx    context.Context
-	ch     chan shellOutputMsg
-	cancel context.CancelFunc
+	// command is the command as typed, for the model; the card shows it
+	// with hidden characters escaped.
+	command string
+	card    *toolCard
+	ctx     context.Context
+	ch      chan shellOutputMsg
+	cancel  context.CancelFunc
 }
 
 // shellOutputMsg is a chunk of a `!` command's output, or its end.
@@ -46,8 +50,9 @@ func (m *model) runShell(command string) tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	card := &toolCard{name: "shell", shell: true, command: command, main: firstLine(command), state: cardRunning, start: m.rc.now}
-	run := &shellRun{card: card, ctx: ctx, ch: make(chan shellOutputMsg, 64), cancel: cancel}
+	shown := sanitize.Visible(command)
+	card := &toolCard{name: "shell", shell: true, command: shown, main: firstLine(shown), state: cardRunning, start: m.rc.now}
+	run := &shellRun{command: command, card: card, ctx: ctx, ch: make(chan shellOutputMsg, 64), cancel: cancel}
 	m.shell = run
 	m.busy = true
 	m.turnStart = m.rc.now
@@ -120,7 +125,7 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 		if msg.err != nil {
 			ctxOut += "\n(error: " + msg.err.Error() + ")"
 		}
-		m.shellContext = append(m.shellContext, fmt.Sprintf("I ran `%s` (exit code %d); its output:\n```\n%s\n```", run.card.command, msg.code, strings.TrimRight(ctxOut, "\n")))
+		m.shellContext = append(m.shellContext, fmt.Sprintf("I ran `%s` (exit code %d); its output:\n```\n%s\n```", run.command, msg.code, strings.TrimRight(ctxOut, "\n")))
 	}
 	m.shell = nil
 	m.busy = false

@@ -29,7 +29,7 @@ func (m *model) setTodo(args json.RawMessage) {
 		return
 	}
 	for i := range items {
-		items[i].Text = strings.Join(strings.Fields(sanitize.Clean(items[i].Text)), " ")
+		items[i].Text = plainCode(strings.Join(strings.Fields(sanitize.Clean(items[i].Text)), " "))
 	}
 	m.todo = items
 }
@@ -101,4 +101,13 @@ func (m *model) todoView() []string {
 		}
 	}
 	return out
+}
+
+// plainCode drops the backticks of Markdown code spans: the panel is one
+// plain line per item, and models often write `main.go` in a todo.
+func plainCode(s string) string {
+	if strings.Count(s, "`")%2 != 0 {
+		return s // not balanced spans: keep what the model wrote
+	}
+	return strings.ReplaceAll(s, "`", "")
 }

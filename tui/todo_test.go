@@ -240,3 +240,16 @@ func TestTodoHeightMatchesView(t *testing.T) {
 		}
 	}
 }
+
+func TestTodoDropsCodeSpanBackticks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"Edit `main.go` with `edit_file`", "Edit main.go with edit_file"},
+		{"keep a lone ` tick", "keep a lone ` tick"},
+		{"no code", "no code"},
+	} {
+		if got := plainCode(c.in); got != c.want {
+			t.Errorf("plainCode(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -45,6 +45,7 @@ type toolCard struct {
 	command  string // shell: the command line
 	output   strings.Builder
 	outSan   sanitize.Sanitizer
+	trimmed  bool   // the start of the live output was dropped to bound memory
 	result   string // the tool's output text, for the expanded view
 	note     string // why it was denied or auto-decided
 	exitCode int
@@ -61,7 +62,7 @@ func (c *toolCard) setArgs(raw json.RawMessage) {
 		m = nil // the agent repairs arguments; an unparsable rest shows no detail
 	}
 	c.args, c.raw = m, raw
-	str := func(k string) string { s, _ := m[k].(string); return sanitize.Clean(s) }
+	str := func(k string) string { s, _ := m[k].(string); return sanitize.Visible(s) }
 	switch c.name {
 	case "run_shell":
 		c.command = str("command")
@@ -84,24 +85,24 @@ func (c *toolCard) setArgs(raw json.RawMessage) {
 		if c.main == "" {
 			for _, v := range m { // unknown tools: any string argument tells something
 				if s, ok := v.(string); ok {
-					c.main = firstLine(sanitize.Clean(s))
+					c.main = firstLine(sanitize.Visible(s))
 					break
 				}
 			}
 		}
 	}
 	if c.diff == "" {
-		c.diff = sanitize.Clean(diffFromArgs(c.name, m))
+		c.diff = sanitize.Visible(diffFromArgs(c.name, m))
 	}
 }
 
 // setPreview takes the diff and command from an approval preview.
 func (c *toolCard) setPreview(p tools.Preview) {
 	if p.Diff != "" {
-		c.diff = sanitize.Clean(p.Diff)
+		c.diff = sanitize.Visible(p.Diff)
 	}
 	if p.Command != "" {
-		c.command = sanitize.Clean(p.Command)
+		c.command = sanitize.Visible(p.Command)
 	}
 }
 
@@ -115,6 +116,7 @@ func (c *toolCard) addOutput(s string) {
 		}
 		c.output.Reset()
 		c.output.WriteString(tail)
+		c.trimmed = true
 	}
 }
 
@@ -210,7 +212,31 @@ const (
 	expandedOutput  = 400
 )
 
+// cardDetail is how much of a card's body is drawn.
+type cardDetail int
+
+const (
+	detailPreview  cardDetail = iota + 1 // the collapsed default: a short preview
+	detailFolded                         // the preview of a card folded in the transcript view
+	detailExpanded                       // ctrl+o in the conversation: the last expandedOutput lines
+	detailFull                           // the transcript view: everything the card kept
+)
+
+// open reports whether the body is drawn unabridged (bounded only by what
+// the card kept, and expandedOutput when merely expanded).
+func (d cardDetail) open() bool { return d == detailExpanded || d == detailFull }
+
 func (c *toolCard) render(rc *renderCtx) []string {
+	d := detailPreview
+	if c.expanded {
+		d = detailExpanded
+	}
+	return c.draw(rc, d)
+}
+
+// draw renders the card for rc.width columns with the body at detail d.
+func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
+	open := d.open()
 	th := rc.th
 	name := c.name
 	if c.shell {
@@ -235,19 +261,23 @@ func (c *toolCard) render(rc *renderCtx) []string {
 		// The approval dialog shows the whole preview.
 	case c.diff != "" && (c.name == "edit_file" || c.name == "write_file"):
 		limit := collapsedDiff
-		if c.expanded {
+		if open {
 			limit = 0
 		}
-		lines, hidden := renderDiff(rc, c.diff, body, limit, c.expanded)
+		lines, hidden := renderDiff(rc, c.diff, body, limit, open)
 		for _, l := range lines {
 			out = append(out, indent+l)
 		}
 		if hidden > 0 {
-			out = append(out, indent+th.dim.Render(fmt.Sprintf("… %d more lines (ctrl+o to expand)", hidden)))
+			more := "ctrl+o expands the latest card · ctrl+t shows all"
+			if d == detailFolded {
+				more = "enter unfolds"
+			}
+			out = append(out, indent+th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
 		}
 	case c.command != "" && (c.name == "run_shell" || c.shell):
 		cmdLines := wrap(c.command, body-2)
-		if !c.expanded && len(cmdLines) > 3 {
+		if !open && len(cmdLines) > 3 {
 			cmdLines = append(cmdLines[:3], "…")
 		}
 		for i, l := range cmdLines {
@@ -261,13 +291,13 @@ func (c *toolCard) render(rc *renderCtx) []string {
 		if text == "" && (c.state == cardDone || c.state == cardFailed) {
 			text = c.result
 		}
-		out = append(out, c.tail(rc, text, body)...)
-	case c.expanded && c.result != "":
-		out = append(out, c.tail(rc, c.result, body)...)
+		out = append(out, c.tail(rc, text, body, d)...)
+	case open && c.result != "":
+		out = append(out, c.tail(rc, c.result, body, d)...)
 	}
 	if c.state == cardFailed && c.errText != "" && c.name != "run_shell" {
 		lines := wrap(c.errText, body)
-		if !c.expanded && len(lines) > 3 {
+		if !open && len(lines) > 3 {
 			lines = append(lines[:3], "…")
 		}
 		for _, l := range lines {
@@ -277,14 +307,22 @@ func (c *toolCard) render(rc *renderCtx) []string {
 	return append(out, "")
 }
 
-// tail draws the last lines of a tool's output, more when expanded.
-func (c *toolCard) tail(rc *renderCtx, text string, width int) []string {
-	n := collapsedOutput
-	if c.expanded {
-		n = expandedOutput
+// tail draws the last lines of a tool's output: a few in the preview, more
+// when expanded, all that was kept in full.
+func (c *toolCard) tail(rc *renderCtx, text string, width int, d cardDetail) []string {
+	var lines []string
+	switch d {
+	case detailPreview, detailFolded:
+		lines = lastLines(text, collapsedOutput)
+	case detailExpanded:
+		lines = lastLines(text, expandedOutput)
+	case detailFull:
+		lines = lastLines(text, maxCardOutput)
 	}
-	lines := lastLines(text, n)
 	var out []string
+	if c.trimmed && d.open() && text == c.output.String() {
+		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… earlier output not kept (a card keeps the last %d KB)", maxCardOutput>>10)))
+	}
 	if total := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1; len(lines) < total && text != "" {
 		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… %d earlier lines", total-len(lines))))
 	}

@@ -6,11 +6,12 @@ type cache struct {
 	gen   int
 	lines []string
 	stale bool
+	rev   int // counts invalidations, so views derived from a block see it change
 }
 
 // invalidate marks the lines out of date; they are rendered again when the
 // block is next on screen.
-func (c *cache) invalidate() { c.stale = true }
+func (c *cache) invalidate() { c.stale, c.rev = true, c.rev+1 }
 
 // block is one entry of the transcript: a message, a tool card, a notice.
 type block interface {
@@ -220,6 +221,19 @@ func (t *transcript) home() {
 
 // end pins the view to the bottom.
 func (t *transcript) end() { t.follow, t.below = true, false }
+
+// reveal scrolls so that b's first line is at the top of the screen, for a
+// block the user asked for and must read from its start (/help); when the
+// rest of the transcript fits below it, ensure pins the view to the bottom
+// again.
+func (t *transcript) reveal(b block) {
+	for i, x := range t.blocks {
+		if x == b {
+			t.follow, t.top, t.off, t.below = false, i, 0, true
+			return
+		}
+	}
+}
 
 // view composes the visible lines from the caches ensure filled; it never
 // renders. The result has at most height lines.

@@ -92,7 +92,9 @@ func TestCardMainArgument(t *testing.T) {
 		{"run_shell", `{"command":"go test ./...\necho done"}`, "go test ./..."},
 		{"grep", `{"pattern":"TODO","path":"internal"}`, "TODO in internal"},
 		{"list_files", `{}`, "."},
-		{"mystery", `{"query":"x\u001b[2Jy"}`, "xy"},
+		{"mystery", `{"query":"x\u001b[2Jy"}`, "x⟨U+001B⟩[2Jy"},
+		{"run_shell", `{"command":"rm -rf /tmp/x\u202e / \u202c#"}`, "rm -rf /tmp/x⟨U+202E⟩ / ⟨U+202C⟩#"},
+		{"read_file", `{"path":"pass\u200bwd.txt"}`, "pass⟨U+200B⟩wd.txt"},
 		{"read_file", `not json`, ""},
 	}
 	for _, tc := range tests {

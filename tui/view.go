@@ -22,6 +22,9 @@ func (m *model) layout() {
 		m.dlg.lines = m.renderPreview(m.width - 4)
 		m.dlg.scroll = max(0, min(m.dlg.scroll, len(m.dlg.lines)-m.previewHeight()))
 	}
+	if m.layoutTranscriptView() {
+		return
+	}
 	m.tr.ensure(&m.rc, m.transcriptHeight())
 }
 
@@ -33,8 +36,12 @@ func (m *model) chromeHeight() int {
 	}
 	h += min(len(m.queued), maxQueuedShown+1)
 	h += m.todoHeight()
+	h += len(m.planOfferView())
 	if m.pal != nil {
 		h += len(m.paletteView())
+	}
+	if m.pick != nil {
+		h += len(m.pickerView())
 	}
 	if m.dlg != nil && m.dlg.lines != nil {
 		h += strings.Count(m.dialogView(), "\n") + 1
@@ -65,6 +72,9 @@ func (m *model) compose() tea.View {
 		v.AltScreen = true
 		return v
 	}
+	if m.tv.isOpen() {
+		return m.composeTranscriptView()
+	}
 	th := m.rc.th
 	var b strings.Builder
 	rows := m.transcriptHeight()
@@ -89,15 +99,26 @@ func (m *model) compose() tea.View {
 			b.WriteString(l + "\n")
 		}
 	}
+	if m.pick != nil {
+		for _, l := range m.pickerView() {
+			b.WriteString(l + "\n")
+		}
+	}
 	if m.dlg != nil && m.dlg.lines != nil {
 		b.WriteString(m.dialogView() + "\n")
 	}
 	for _, l := range m.todoView() {
 		b.WriteString(l + "\n")
 	}
+	for _, l := range m.planOfferView() {
+		b.WriteString(l + "\n")
+	}
 	b.WriteString(th.rule.Render(strings.Repeat("─", m.width)) + "\n")
 	inputTop := strings.Count(b.String(), "\n")
-	b.WriteString(m.input.View() + "\n")
+	if !m.inputViewOK {
+		m.inputView, m.inputViewOK = m.input.View(), true
+	}
+	b.WriteString(m.inputView + "\n")
 	switch {
 	case m.remember != "":
 		b.WriteString(th.warn.Render(truncate("  "+m.rememberPrompt(), m.width)) + "\n")
@@ -115,7 +136,7 @@ func (m *model) compose() tea.View {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
 	v.WindowTitle = "tern"
-	if c := m.input.Cursor(); c != nil && m.dlg == nil {
+	if c := m.input.Cursor(); c != nil && m.dlg == nil && m.pick == nil {
 		c.Y += inputTop
 		v.Cursor = c
 	}
@@ -139,23 +160,19 @@ func (m *model) statusLine() string {
 	}
 	parts = append(parts,
 		statusPart{text: th.accent.Render(sanitize.Clean(m.be.Model())), keep: 8},
-		statusPart{text: m.be.Policy().String(), keep: 6},
+		statusPart{text: m.policyLabel(), keep: 6},
 		statusPart{text: shortPath(m.opts.Workspace, m.getenv("HOME"), 30), keep: 2},
 	)
 	if u := m.usage; u.PromptTokens+u.CompletionTokens > 0 {
-		s := "↑" + kilo(u.PromptTokens) + " ↓" + kilo(u.CompletionTokens)
+		est := m.meter.anyEstimated()
+		s := "↑" + approx(est, kilo(u.PromptTokens)) + " ↓" + approx(est, kilo(u.CompletionTokens))
 		if u.CachedPromptTokens > 0 {
 			s += " (" + kilo(u.CachedPromptTokens) + " cached)"
 		}
 		parts = append(parts, statusPart{text: s, keep: 3, right: true})
 	}
-	if m.opts.ContextWindow > 0 && m.lastIn > 0 {
-		pct := min(999, m.lastIn*100/m.opts.ContextWindow)
-		text := fmt.Sprintf("ctx %d%%", pct)
-		if pct >= contextWarnPercent {
-			text = th.warn.Render("⚠ " + text)
-		}
-		parts = append(parts, statusPart{text: text, keep: 5, right: true})
+	if m.lastIn > 0 {
+		parts = append(parts, statusPart{text: m.contextStatus(), keep: 5, right: true})
 	}
 	switch {
 	case m.busy:
@@ -171,6 +188,9 @@ func (m *model) statusLine() string {
 		if m.dlg != nil {
 			hint = "y/a/n/e · ctrl+c interrupts"
 		}
+		if m.tv.isOpen() {
+			hint = "ctrl+c interrupts" // esc leaves the transcript view
+		}
 		parts = append(parts,
 			statusPart{text: th.info.Render(fmt.Sprintf("%s %s %s", m.rc.spin, state, elapsed)), keep: 10, right: true},
 			statusPart{text: hint, keep: 4, right: true})
@@ -178,6 +198,9 @@ func (m *model) statusLine() string {
 		parts = append(parts, statusPart{text: th.warn.Render("ctrl+c again to quit"), keep: 10, right: true})
 	default:
 		parts = append(parts, statusPart{text: "/help", keep: 1, right: true})
+	}
+	if m.latest != nil && m.dlg == nil && !m.tv.isOpen() {
+		parts = append(parts, statusPart{text: "ctrl+t transcript", keep: 0, right: true})
 	}
 	sep := th.status.Render(" · ")
 	for {

@@ -222,6 +222,12 @@ func newOKGateway(t *testing.T) *okGateway {
 	t.Helper()
 	g := &okGateway{}
 	g.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			// tern asks the model list for the context window in the
+			// background; this gateway has none.
+			http.NotFound(w, r)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		g.mu.Lock()
 		g.bodies = append(g.bodies, body)

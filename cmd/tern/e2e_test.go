@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ternhq/tern/tools/sandbox"
 )
 
 // These tests build the real binary and run it as a user would, against an
@@ -27,6 +29,9 @@ const e2eKey = "sk-e2e-0123456789abcdefXYZ"
 var ternBin string
 
 func TestMain(m *testing.M) {
+	// run_shell wired in-process (exits_test.go) confines its commands by
+	// re-executing this test binary as the sandbox launcher.
+	sandbox.MaybeRunLauncher()
 	dir, err := os.MkdirTemp("", "tern-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -324,9 +329,9 @@ func TestE2ERunJSON(t *testing.T) {
 	}
 	lines := parseLines(t, r.stdout)
 	want := "session.started turn.started " +
-		"item.started item.delta item.completed " + // "I'll create it."
+		"item.started item.delta request.completed item.completed " + // "I'll create it."
 		"item.started approval.resolved item.completed " + // write_file, allowed by the policy
-		"item.started item.delta item.completed " + // final text
+		"item.started item.delta request.completed item.completed " + // final text
 		"turn.completed"
 	if got := squash(lines); got != want {
 		t.Errorf("types:\n got %s\nwant %s", got, want)

@@ -14,6 +14,7 @@ import (
 // interactive is `tern` without a subcommand: it wires a session and shows
 // the full-screen interface on it.
 func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessionChoice) int {
+	tui.Warm() // overlaps the first frame's one-time set-up with the wiring below
 	cfg, err := c.loadConfig(flags)
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)
@@ -70,6 +71,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		Theme:         theme,
 		Home:          a.Home,
 		Models:        a.Models,
+		LookupWindow:  a.LookupWindow,
 		ContextWindow: a.ContextWindow,
 		Shell:         userShell(a.Registry),
 		Attach:        attachFile(a.Registry),
@@ -87,6 +89,8 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 	}
 	if a.log != nil {
 		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undo
+		opts.Sessions = &switcher{log: a.log, agent: a.Agent.Agent, workspace: a.Workspace, hash: toolsHash(a.Registry), redact: a.Redact, window: a.Agent.window}
+		opts.ResumeAtStart, opts.ResumeFork = a.Pick, a.Pick && a.PickFork
 	}
 	if err := tui.Run(ctx, opts); err != nil {
 		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))

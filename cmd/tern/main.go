@@ -185,13 +185,15 @@ func (c *cli) rootSession(ctx context.Context, common *commonFlags, rf *rootOnly
 	case rf.cont && rf.resume != "":
 		c.printf(c.stderr, "tern: --continue and --resume both pick a session; give one\n")
 		return choice, exitUsage, false
+	case rf.resume == bareResume && c.stdinIsTerminal:
+		choice.mode = resumePick // the interface opens the session picker
 	case rf.resume == bareResume:
-		// No picker yet: list the sessions to choose from.
-		c.printf(c.stderr, "tern: --resume needs a session id; the sessions of this workspace:\n")
+		// No terminal for the picker: list the sessions to choose from.
+		c.printf(c.stderr, "tern: --resume without an id opens a picker, which needs a terminal; the sessions of this workspace:\n")
 		if code := c.listSessions(ctx, common, c.stderr, false, false); code != exitOK {
 			return choice, code, false
 		}
-		c.printf(c.stderr, "Run 'tern --resume ID' (an id prefix is enough), or 'tern --continue' for the one started last.\n")
+		c.printf(c.stderr, "Run 'tern --resume ID' (an id prefix is enough), or 'tern --continue' for the one used last.\n")
 		return choice, exitUsage, false
 	case rf.cont:
 		choice.mode = resumeLatest

@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/cmd/tern/headless"
 )
 
@@ -29,9 +31,15 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern run: %v\nRun 'tern run --help' for usage.\n", err)
 		return exitUsage
 	}
-	cfg, err := c.loadConfig(common)
+	flags := common.config()
+	rf.budgetFlags(fs, &flags)
+	cfg, err := config.Load(config.Inputs{Flags: flags, Getenv: c.getenv, UserHome: c.userHome})
 	if err != nil {
 		c.printf(c.stderr, "tern run: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)
+		return exitUsage
+	}
+	if err := cfg.CheckBudget(cfg.Model.V); err != nil {
+		c.printf(c.stderr, "tern run: %v\n", err)
 		return exitUsage
 	}
 	choice := sessionChoice{mode: resumeNone}
@@ -47,6 +55,11 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	a, err := c.wire(ctx, cfg, wireOptions{notices: c.stderr, session: choice})
 	if err != nil {
 		c.printf(c.stderr, "tern run: %v\n", err)
+		return exitUsage
+	}
+	if err := setBudget(cfg, a); err != nil {
+		c.printf(c.stderr, "tern run: %v\n", err)
+		_ = a.Close() // nothing ran; the log holds only its header
 		return exitUsage
 	}
 	code := c.runTurn(ctx, a, prompt, rf.json)
@@ -80,7 +93,7 @@ func (c *cli) runTurn(ctx context.Context, a *app, prompt string, jsonOut bool) 
 		JSON:   jsonOut,
 		Session: headless.Session{
 			Tern: version, Model: a.Model, Workspace: a.Workspace, Approval: a.Policy.String(), Offline: a.Offline,
-			ID: a.SessionID(),
+			ID: a.SessionID(), Priced: a.Prices != nil,
 		},
 		Policy:   a.Policy,
 		Stdout:   c.stdout,
@@ -99,15 +112,58 @@ func (c *cli) runTurn(ctx context.Context, a *app, prompt string, jsonOut bool) 
 		return exitFailed
 	case agent.FinishCancelled:
 		return exitInterrupted
+	case agent.FinishBudget:
+		return exitBudget
 	}
 	return exitFailed
 }
+
+// setBudget gives the agent the run's budget; a cost limit needs the
+// model's prices. The prices are set even without a limit, so the run
+// reports its cost.
+func setBudget(cfg *config.Config, a *app) error {
+	if err := cfg.CheckBudget(a.Model); err != nil {
+		return err
+	}
+	b := agent.Budget{
+		MaxCost:     cfg.Budget.MaxCost.V,
+		MaxRequests: cfg.Budget.MaxRequests.V,
+		MaxDuration: cfg.Budget.MaxDuration.V,
+	}
+	if a.Prices != nil {
+		p := agent.Prices(*a.Prices)
+		b.Prices = &p
+	}
+	return a.Agent.SetBudget(b)
+}
+
+// exitBudget is the exit status of a run stopped by --max-cost,
+// --max-requests or --max-duration.
+const exitBudget = 3
 
 // runOnlyFlags are the flags only `tern run` has.
 type runOnlyFlags struct {
 	json    bool
 	cont    bool
 	session string
+	// The budget: a zero value is no limit; set says which were given.
+	maxCost     float64
+	maxRequests int
+	maxDuration time.Duration
+}
+
+// budgetFlags copies the budget flags the user gave into flags.
+func (rf *runOnlyFlags) budgetFlags(fs *flag.FlagSet, flags *config.Flags) {
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case config.FlagMaxCost:
+			flags.MaxCost = &rf.maxCost
+		case config.FlagMaxRequests:
+			flags.MaxRequests = &rf.maxRequests
+		case config.FlagMaxDuration:
+			flags.MaxDuration = &rf.maxDuration
+		}
+	})
 }
 
 // runFlags declares the flags of `tern run`.
@@ -118,6 +174,9 @@ func runFlags() (*flag.FlagSet, *commonFlags, *runOnlyFlags) {
 	fs.BoolVar(&rf.cont, "continue", false, "continue the session of this workspace started last")
 	fs.BoolVar(&rf.cont, "c", false, "short for --continue")
 	fs.StringVar(&rf.session, "session", "", "continue the session with this id (or id prefix)")
+	fs.Float64Var(&rf.maxCost, config.FlagMaxCost, 0, "stop the turn once it cost this much (needs the model's prices)")
+	fs.IntVar(&rf.maxRequests, config.FlagMaxRequests, 0, "stop the turn after this many model requests")
+	fs.DurationVar(&rf.maxDuration, config.FlagMaxDuration, 0, "stop the turn after this long, e.g. 10m")
 	return fs, common, rf
 }
 

@@ -28,6 +28,9 @@ const (
 	resumeLatest
 	// resumeID continues the session whose id starts with sessionChoice.id.
 	resumeID
+	// resumePick starts a new session and opens the session picker on it
+	// (--resume without an id); the session chosen replaces the new one.
+	resumePick
 )
 
 // sessionChoice is what the flags asked for: a new session, or one to
@@ -50,7 +53,7 @@ func loadResumed(home, workspace string, ch sessionChoice) (*resumed, error) {
 	var info session.Info
 	var err error
 	switch ch.mode {
-	case resumeNone:
+	case resumeNone, resumePick:
 		return nil, nil
 	case resumeLatest:
 		info, err = session.Latest(home, workspace)
@@ -153,24 +156,45 @@ func (l *sessionLog) restart() {
 		return
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	w, err := session.Create(l.home, l.header)
+	h := l.header
+	l.mu.Unlock()
+	w, err := session.Create(l.home, h)
 	if err != nil {
-		notef(l.notices, "tern: start a new session log: %v; still writing to %s\n", err, l.writer.Path())
+		notef(l.notices, "tern: start a new session log: %v; still writing to %s\n", err, l.recorder.Writer().Path())
 		return
 	}
+	if err := l.switchTo(w, 0, nil); err != nil {
+		notef(l.notices, "tern: %v\n", err)
+	}
+}
+
+// switchTo moves recording to w, continuing after lastTurn: the old log is
+// synced and closed, and removed when it never got a turn (a session opened
+// and left at once, as `tern --resume` starts one before the picker). st,
+// when given, is the state w continues: /clear then starts from its system
+// prompt, model and policy.
+func (l *sessionLog) switchTo(w *session.Writer, lastTurn int, st *session.State) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	old := l.writer
 	empty := l.recorder.Turn() == 0
-	if err := l.recorder.Switch(w, 0); err != nil {
-		notef(l.notices, "tern: finish the session log %s: %v\n", old.Path(), err)
+	var errs []error
+	if err := l.recorder.Switch(w, lastTurn); err != nil {
+		errs = append(errs, fmt.Errorf("finish the session log %s: %w", old.Path(), err))
 	}
 	if err := old.Close(); err != nil {
-		notef(l.notices, "tern: close the session log %s: %v\n", old.Path(), err)
+		errs = append(errs, fmt.Errorf("close the session log %s: %w", old.Path(), err))
 	}
 	if empty {
-		_ = os.Remove(old.Path()) // a log without turns; a leftover file only costs a line in the list
+		if err := os.Remove(old.Path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("remove the empty session log: %w", err))
+		}
 	}
 	l.writer = w
+	if st != nil {
+		l.header.SystemPrompt, l.header.Model, l.header.ApprovalPolicy = st.System, st.Model, st.Policy.String()
+	}
+	return errors.Join(errs...)
 }
 
 // close writes what the recorder holds and closes the log. Call it once the
@@ -208,6 +232,9 @@ type recordedAgent struct {
 	*agent.Agent
 	log    *sessionLog
 	events <-chan agent.Event
+	// window keeps the agent's context window in step with its model; nil
+	// leaves it as wired.
+	window *windowSource
 }
 
 // newRecordedAgent starts recording a's events; the tap ends when the agent
@@ -225,6 +252,9 @@ func (r *recordedAgent) Events() <-chan agent.Event { return r.events }
 // SetModel switches the model and records the switch.
 func (r *recordedAgent) SetModel(id string) {
 	r.Agent.SetModel(id)
+	if r.window != nil {
+		r.window.follow(r.Agent, id)
+	}
 	if r.log != nil {
 		r.log.recorder.ModelChanged(id)
 	}

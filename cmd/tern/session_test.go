@@ -101,13 +101,14 @@ func TestSessionLogLifecycle(t *testing.T) {
 	if res.state.LastTurn != 2 || len(res.state.Messages) != 4 {
 		t.Errorf("after resuming: last turn %d and %d messages; want 2, 4", res.state.LastTurn, len(res.state.Messages))
 	}
-	// --continue takes the session started last.
+	// --continue takes the session used last: the first, resumed after the
+	// second was started.
 	latest, err := loadResumed(home, ws.Root, sessionChoice{mode: resumeLatest})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if latest.log.Path != secondPath {
-		t.Errorf("latest = %s, want %s", latest.log.Path, secondPath)
+	if latest.log.Path != firstPath {
+		t.Errorf("latest = %s, want %s (used last)", latest.log.Path, firstPath)
 	}
 	log, err = openLog(ctx, home, h, res, true, ws, io.Discard)
 	if err != nil {

@@ -57,8 +57,8 @@ type sessionJSON struct {
 	Problem   string    `json:"problem,omitempty"`
 }
 
-// listSessions writes the sessions of this workspace (or all) to w, newest
-// first.
+// listSessions writes the sessions of this workspace (or all) to w, the
+// most recently used first.
 func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, jsonOut, all bool) int {
 	cfg, err := c.loadConfig(common)
 	if err != nil {
@@ -111,7 +111,7 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	c.printf(tw, "DATE\tMESSAGES\tMODEL\tID\tTITLE\n")
+	c.printf(tw, "LAST USED\tMESSAGES\tMODEL\tID\tTITLE\n")
 	for _, in := range infos {
 		title := sanitize.Clean(in.Title)
 		if in.Problem != "" {
@@ -120,7 +120,7 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 		if all {
 			title += "  [" + sanitize.Clean(in.Workspace) + "]"
 		}
-		c.printf(tw, "%s\t%d\t%s\t%s\t%s\n", in.Created.Local().Format("2006-01-02 15:04"), in.Messages,
+		c.printf(tw, "%s\t%d\t%s\t%s\t%s\n", in.Updated.Local().Format("2006-01-02 15:04"), in.Messages,
 			sanitize.Clean(in.Model), in.ID, strings.ReplaceAll(title, "\t", " "))
 	}
 	if err := tw.Flush(); err != nil {

@@ -4,7 +4,7 @@ const rootUsage = `tern is a terminal coding agent for any OpenAI-compatible gat
 
 Usage:
   tern [flags]                start the interactive interface in this directory
-  tern --continue             continue the session of this workspace started last (-c)
+  tern --continue             continue the session of this workspace used last (-c)
   tern --resume ID            continue the session ID (-r; an id prefix is enough)
   tern run [flags] PROMPT     run one turn without the interface; print the answer
   tern run [flags] -          the same, reading the prompt from stdin (also when stdin is a pipe)
@@ -16,8 +16,8 @@ Usage:
 
 Interface flags:
   --theme THEME           auto (from the terminal's background), dark or light (default auto)
-  -c, --continue          continue the session of this workspace started last
-  -r, --resume ID         continue the session ID; without ID, list the sessions to choose from
+  -c, --continue          continue the session of this workspace used last
+  -r, --resume ID         continue the session ID; without ID, pick one from a list
   --fork                  with --continue or --resume: continue in a new session, leaving the old one as it was
 
 ` + commonFlagsUsage + `
@@ -56,14 +56,18 @@ stderr when it is a terminal. Nobody can answer approval requests, so under
 use --approval auto-edit or full-auto, or allow rules in config.toml.
 
   --json                  print JSON Lines events on stdout instead (docs/protocol.md)
-  -c, --continue          continue the session of this workspace started last, instead of starting one
+  -c, --continue          continue the session of this workspace used last, instead of starting one
   --session ID            continue the session ID (an id prefix is enough)
+  --max-cost USD          stop the turn once it cost this much (needs the model's prices in config.toml)
+  --max-requests N        stop the turn after N model requests
+  --max-duration D        stop the turn after D (e.g. 10m); a running request or tool is interrupted
 
 Every run is recorded as a session under $TERN_HOME/sessions (docs/sessions.md).
 
 ` + commonFlagsUsage + `
 Exit status: 0 done, 1 the turn failed (gateway error after retries, step
-limit), 2 usage or configuration error, 130 interrupted (SIGINT).
+limit), 2 usage or configuration error, 3 a budget limit stopped the turn,
+130 interrupted (SIGINT).
 `
 
 const doctorUsage = `Usage: tern doctor [flags]

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,9 @@ type app struct {
 	Notices []string
 	// Models lists the gateway's models (for /model).
 	Models func(ctx context.Context) ([]string, error)
+	// LookupWindow asks the gateway's model list for a model's context
+	// window; nil offline.
+	LookupWindow func(ctx context.Context, model string) (int, error)
 	// Redact scrubs the API key from text before it is shown.
 	Redact func(string) string
 	// Registry holds the tools; `!` commands and @-mentions go through them.
@@ -52,6 +56,9 @@ type app struct {
 	Sandbox sandbox.Status
 	// Resumed is the session continued, nil for a new one.
 	Resumed *resumed
+	// Pick opens the session picker at start (--resume without an id);
+	// with PickFork the session chosen is forked.
+	Pick, PickFork bool
 	// log is the session log the agent's events are recorded in.
 	log *sessionLog
 	// stopTap ends the recording of events.
@@ -113,6 +120,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	model := cfg.Model.V
 	var prov provider.Provider
 	models := func(context.Context) ([]string, error) { return []string{model}, nil }
+	var lookupWindow func(context.Context, string) (int, error)
 	offline, why := cfg.Offline()
 	if offline {
 		mo := mock.Options{}
@@ -138,6 +146,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 		prov = p
 		models = p.ListModels
+		lookupWindow = p.ContextWindow
 	}
 
 	ws, err := tools.NewWorkspace(c.cwd)
@@ -239,6 +248,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		System:        system,
 		History:       history,
 		Grants:        grants,
+		// Automatic compaction needs a window: the configured one, else
+		// the conservative default /context assumes too.
+		ContextWindow:    cmp.Or(cfg.ModelSettings(model).ContextWindow, assumedContextWindow),
+		CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
 	})
 	if err != nil {
 		_ = log.close()
@@ -251,10 +264,20 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		log.recorder.PolicyChanged(policy)
 	}
 	tapCtx, stopTap := context.WithCancel(context.WithoutCancel(ctx))
+	rec := newRecordedAgent(tapCtx, a, log)
+	rec.window = &windowSource{
+		ctx:        tapCtx,
+		configured: func(m string) int { return cfg.ModelSettings(m).ContextWindow },
+		lookup:     lookupWindow,
+	}
+	rec.window.follow(a, model)
 	wired = true
 	return &app{
-		Agent:         newRecordedAgent(tapCtx, a, log),
+		Agent:         rec,
+		LookupWindow:  lookupWindow,
 		Resumed:       res,
+		Pick:          opts.session.mode == resumePick,
+		PickFork:      opts.session.fork,
 		log:           log,
 		stopTap:       stopTap,
 		Model:         model,
@@ -272,6 +295,19 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Sandbox:       sandboxStatus,
 		cleanup:       cleanup,
 	}, nil
+}
+
+// assumedContextWindow is the context size, in tokens, assumed for a model
+// whose window is not configured: small enough to be safe for today's models.
+const assumedContextWindow = 128_000
+
+// compactThreshold converts the config's threshold (0: off) to the agent's
+// (negative: off).
+func compactThreshold(pct int) int {
+	if pct == 0 {
+		return -1
+	}
+	return pct
 }
 
 // inGitRepo reports whether dir or one of its parents holds a .git entry

@@ -82,7 +82,8 @@ func runTurn(t *testing.T, dir, msg string, decide agent.DecisionKind) turnLog {
 			return log
 		case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 			agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
-			agent.EventUsage, agent.EventRetrying, agent.EventError:
+			agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
+			agent.EventCompactionStarted, agent.EventCompactionFinished:
 		}
 	}
 	t.Fatal("events closed before the turn finished")

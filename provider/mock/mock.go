@@ -60,10 +60,16 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 	if err := ctx.Err(); err != nil {
 		return nil, cancelled(err)
 	}
-	t := newTurn(req.Messages)
+	t := newTurn(req.Messages).planAware()
 	sc, m := chooseScene(t.user)
 	t.match = m
 	a := sc.step(t)
+	switch {
+	case t.planning:
+		a = asPlan(t, a)
+	case t.accepted:
+		a = finishPlan(t, a)
+	}
 	if len(a.calls) > 0 && len(req.Tools) == 0 {
 		a = withoutTools(a)
 	}

@@ -34,6 +34,10 @@ func scenes() []scene {
 			keywords: []string{"think", "thinking", "reason", "reasoning"}},
 		{name: "long", step: longStep,
 			keywords: []string{"long", "longer", "stream", "streaming"}},
+		{name: "tour", leading: true, step: tourStep,
+			keywords: []string{"tour"}},
+		{name: "compact", leading: true, step: compactStep,
+			keywords: []string{"compaction request"}},
 	}
 }
 

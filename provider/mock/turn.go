@@ -16,10 +16,17 @@ type turn struct {
 	// toolMessages counts every tool result in the conversation; call ids
 	// derive from it so they stay unique across turns.
 	toolMessages int
+	// msgs is the whole conversation, for scenes that look at all of it
+	// (the compaction summary).
+	msgs []provider.Message
+	// planning is true when the request came in plan mode: changes are
+	// planned, not made (see asPlan); accepted when the user accepted the
+	// plan of the request (see finishPlan).
+	planning, accepted bool
 }
 
 func newTurn(msgs []provider.Message) turn {
-	var t turn
+	t := turn{msgs: msgs}
 	lastUser := -1
 	for i, m := range msgs {
 		switch m.Role {
@@ -34,6 +41,11 @@ func newTurn(msgs []provider.Message) turn {
 		return t
 	}
 	t.user = msgs[lastUser].Content
+	if req, ok := compactedRequest(t.user); ok {
+		// Compacted in the middle of a turn: the request being worked on
+		// is pinned in the summary, and the results after it continue it.
+		t.user = req
+	}
 	calls := make(map[string]provider.ToolCall)
 	for _, m := range msgs[lastUser+1:] {
 		switch m.Role {

@@ -82,6 +82,23 @@ var (
 	doneMarker = []byte("[DONE]")
 )
 
+// eventBuffered reports whether a whole data line is in the buffer, so that
+// next returns it without reading the body.
+func (s *sseReader) eventBuffered() bool {
+	b, _ := s.r.Peek(s.r.Buffered()) // never more than is buffered: no error
+	for len(b) > 0 {
+		end := bytes.IndexByte(b, '\n')
+		if end < 0 {
+			return false
+		}
+		if bytes.HasPrefix(b, dataField) && len(bytes.TrimSpace(b[len(dataField):end])) > 0 {
+			return true
+		}
+		b = b[end+1:]
+	}
+	return false
+}
+
 // line reads one line, joining lines longer than the buffer.
 func (s *sseReader) line() ([]byte, error) {
 	line, err := s.r.ReadSlice('\n')

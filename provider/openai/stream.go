@@ -75,7 +75,7 @@ func (s *stream) open() *provider.Error {
 		_ = cs.Close()
 		return &provider.Error{Kind: provider.ErrProtocol, Message: "go-openai returned a stream without an HTTP response"}
 	}
-	s.cs, s.sse = cs, newSSEReader(ex.resp.Body)
+	s.cs, s.sse = cs, newSSEReader(newPacedBody(s.ctx, ex.resp.Body))
 	s.finished, s.sawCall, s.gotEvent = false, false, false
 	return nil
 }
@@ -132,6 +132,13 @@ func (s *stream) Next() bool {
 
 // Delta returns the delta Next advanced to.
 func (s *stream) Delta() provider.Delta { return s.cur }
+
+// Buffered reports whether the next delta is already here, so Next will
+// return without waiting for the network. The agent uses it to join the
+// text pieces of one read into one event.
+func (s *stream) Buffered() bool {
+	return s.next < len(s.queue) || (s.sse != nil && s.sse.eventBuffered())
+}
 
 // Err returns the *provider.Error that ended the stream, or nil after a
 // normal end. A stream that ends without a finish reason is an error.

@@ -73,40 +73,57 @@ func split(root string, deny []string) []string {
 			out = append(out, dir)
 			return
 		}
-		for _, name := range entries(dir, inner) {
-			child := filepath.Join(dir, name)
-			fi, err := os.Lstat(child)
-			if err != nil || fi.Mode()&os.ModeSymlink != 0 {
-				continue
+		for _, e := range entries(dir, inner) {
+			child := filepath.Join(dir, e.name)
+			if !e.typed {
+				fi, err := os.Lstat(child)
+				if err != nil {
+					continue
+				}
+				e.symlink = fi.Mode()&os.ModeSymlink != 0
 			}
-			walk(child)
+			if !e.symlink {
+				walk(child)
+			}
 		}
 	}
 	walk(root)
 	return out
 }
 
-// entries lists dir; where it cannot be listed (search permission
-// without read permission), it returns the next element of the path to each
-// deny path inside it, so the walk can still go around them.
-func entries(dir string, inner []string) []string {
+// entry is a name in a directory and, when the listing said (typed),
+// whether it is a symbolic link.
+type entry struct {
+	name           string
+	typed, symlink bool
+}
+
+// entries lists dir, with the types the listing gives for free, so the walk
+// needs no stat per name (in /dev, which the terminal deny paths make the
+// walk enter, that was most of the launcher's planning time). Where dir
+// cannot be listed (search permission without read permission), it returns
+// the next element of the path to each deny path inside it, untyped, so the
+// walk can still go around them.
+func entries(dir string, inner []string) []entry {
 	ents, err := os.ReadDir(dir)
 	if err == nil {
-		names := make([]string, len(ents))
+		out := make([]entry, len(ents))
 		for i, e := range ents {
-			names[i] = e.Name()
+			// ReadDir stats the rare names whose type the file system
+			// does not report, so Type is always known here.
+			out[i] = entry{name: e.Name(), typed: true, symlink: e.Type()&os.ModeSymlink != 0}
 		}
-		return names
+		return out
 	}
-	var names []string
+	var out []entry
 	for _, d := range inner {
 		rest := strings.TrimPrefix(strings.TrimPrefix(d, dir), "/")
 		name, _, _ := strings.Cut(rest, "/")
-		if !slices.Contains(names, name) {
-			names = append(names, name)
+		if !slices.ContainsFunc(out, func(e entry) bool { return e.name == name }) {
+			out = append(out, entry{name: name})
 		}
 	}
-	return names
+	return out
 }
 
 // within reports whether p lies strictly inside dir.

@@ -333,3 +333,55 @@ func BenchmarkUnconfined(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlan is the launcher's own planning work for the default deny
+// paths: listing the directories around them and the terminals in /dev.
+func BenchmarkPlan(b *testing.B) {
+	home, _ := os.UserHomeDir()
+	p := Policy{Writable: []string{b.TempDir()}, DenyRead: DefaultDenyRead(home, filepath.Join(home, ".tern"))}
+	for b.Loop() {
+		_ = makePlan(p)
+	}
+}
+
+// BenchmarkLaunchTern is the launch cost in the real tern binary, built
+// once from ../../cmd/tern: "start" is the binary starting in launcher mode
+// and exiting at once (no command given), the cost of starting the process
+// and initialising every package it links; "confined" starts `true` under
+// the default policy. Their difference is the launcher's own work.
+func BenchmarkLaunchTern(b *testing.B) {
+	if _, ok, why := Available(); !ok {
+		b.Skip(why)
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		b.Skip("no go command to build tern with")
+	}
+	bin := filepath.Join(b.TempDir(), "tern")
+	if out, err := exec.Command(goBin, "build", "-o", bin, "../../cmd/tern").CombinedOutput(); err != nil {
+		b.Fatalf("build tern: %v\n%s", err, out)
+	}
+	home, _ := os.UserHomeDir()
+	p := Policy{Writable: []string{b.TempDir()}, DenyRead: DefaultDenyRead(home, filepath.Join(home, ".tern"))}
+	b.Run("start", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(bin, Marker)
+			var ee *exec.ExitError
+			if err := cmd.Run(); !errors.As(err, &ee) || ee.ExitCode() != exitLauncherFailed {
+				b.Fatalf("tern %s without a command: %v, want exit status %d", Marker, err, exitLauncherFailed)
+			}
+		}
+	})
+	b.Run("confined", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command("true")
+			if err := Wrap(cmd, p); err != nil {
+				b.Fatal(err)
+			}
+			cmd.Path = bin
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v: %s", err, out)
+			}
+		}
+	})
+}

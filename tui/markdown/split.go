@@ -10,26 +10,19 @@ import "strings"
 // text separately as together (joined with Join). It returns 0 when there is
 // no such point.
 //
-// L is the start of a complete line that follows a blank line outside any
-// code fence or multi-line HTML block, and that cannot continue the block
-// before the blank: it is not indented and not a list item (a loose list
-// continues across blank lines). Mistakes only ever make L smaller.
+// L is the start of a line that follows a blank line outside any code fence
+// or multi-line HTML block, and that cannot continue the block before the
+// blank: it is not indented and not a list item (a loose list continues
+// across blank lines). The last line may still be growing: its first
+// characters are enough to tell (an "a" starts a paragraph whatever
+// follows; a lone "-" or "1." may yet become a list item and is not a split
+// point until more arrives). Mistakes only ever make L smaller.
 func SafeSplit(src string) int {
-	var sc scanner
-	split := 0
-	for off := 0; off < len(src); {
-		n := strings.IndexByte(src[off:], '\n')
-		if n < 0 {
-			break // the last line is still growing
-		}
-		line := src[off : off+n]
-		if sc.startsBlock(line) {
-			split = off
-		}
-		sc.feed(line)
-		off += n + 1
+	pts := splitPoints(src)
+	if len(pts) == 0 {
+		return 0
 	}
-	return split
+	return pts[len(pts)-1]
 }
 
 // splitPoints returns every offset SafeSplit could have returned for a prefix
@@ -40,6 +33,11 @@ func splitPoints(src string) []int {
 	for off := 0; off < len(src); {
 		n := strings.IndexByte(src[off:], '\n')
 		if n < 0 {
+			// The last line is still growing: a split point once it
+			// can no longer become a continuation.
+			if line := src[off:]; decided(line) && sc.startsBlock(line) {
+				pts = append(pts, off)
+			}
 			break
 		}
 		line := src[off : off+n]
@@ -50,6 +48,33 @@ func splitPoints(src string) []int {
 		off += n + 1
 	}
 	return pts
+}
+
+// decided reports whether the start of a line is enough to know whether
+// continues is true for every line that starts so: a list marker needs the
+// character after it, a number the one after its digits and delimiter.
+func decided(l string) bool {
+	if isBlank(l) {
+		return false
+	}
+	switch c := l[0]; {
+	case c == '-' || c == '*' || c == '+':
+		return len(l) >= 2
+	case c >= '0' && c <= '9':
+		i := 0
+		for i < len(l) && i < 10 && l[i] >= '0' && l[i] <= '9' {
+			i++
+		}
+		switch {
+		case i == 10:
+			return true // too long for a list number
+		case i == len(l):
+			return false
+		case l[i] == '.' || l[i] == ')':
+			return i+1 < len(l)
+		}
+	}
+	return true
 }
 
 // scanner tracks the block structure that can span blank lines.

@@ -6,7 +6,13 @@
 // OSC, DCS, SOS, PM, APC and two-byte escapes) are dropped whole, as are their
 // 8-bit C1 forms; other C0 and C1 controls and DEL are dropped; invalid UTF-8
 // becomes U+FFFD. CRLF becomes LF and a lone CR becomes LF, so progress
-// output stays readable line by line.
+// output stays readable line by line. Bidirectional controls and the
+// zero-width characters nothing needs are dropped too, so text cannot be
+// reordered or split unseen; emoji joiners stay.
+//
+// Where the user must see exactly what a string holds, a command to approve,
+// a path, a file name, Visible keeps everything and shows what would be
+// invisible or would act on the terminal as an escape such as ⟨U+202E⟩.
 package sanitize
 
 import (
@@ -34,7 +40,8 @@ type Sanitizer struct {
 	pending []byte // an incomplete UTF-8 rune or a CR waiting for its LF
 }
 
-// Clean returns s with every control sequence and control character removed.
+// Clean returns s with every control sequence and control character, and
+// every bidirectional control and needless zero-width character, removed.
 func Clean(s string) string {
 	if isClean(s) {
 		return s
@@ -44,12 +51,17 @@ func Clean(s string) string {
 }
 
 // isClean reports whether s needs no work: valid UTF-8 with no control bytes
-// other than LF and tab and no C1 code points (whose UTF-8 lead byte is 0xC2).
+// other than LF and tab, no C1 code points (whose UTF-8 lead byte is 0xC2)
+// and nothing isDropped removes (whose lead bytes are 0xD8, 0xE2 and 0xEF).
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == 0xc2 {
+		switch c := s[i]; {
+		case (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == 0xc2:
 			return false
+		case c == 0xd8 || c == 0xe2 || c == 0xef:
+			if r, _ := utf8.DecodeRuneInString(s[i:]); isDropped(r) {
+				return false
+			}
 		}
 	}
 	return utf8.ValidString(s)
@@ -171,6 +183,7 @@ func (z *Sanitizer) ground(b *strings.Builder, data string, i int) int {
 	case r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // OSC, DCS, SOS, PM, APC
 		z.st = str
 	case r >= 0x80 && r <= 0x9f:
+	case isDropped(r):
 	default:
 		b.WriteString(data[i : i+n])
 	}

@@ -36,6 +36,13 @@ func TestClean(t *testing.T) {
 		{"unterminated osc stops at newline", "a\x1b]0;x\nb", "a\nb"},
 		{"malformed csi", "a\x1b[12\nb", "a\nb"},
 		{"esc esc", "a\x1b\x1b[31mb", "ab"},
+		{"bidi override", "rm -rf /tmp/x\u202e / \u202c#", "rm -rf /tmp/x / #"},
+		{"bidi embeddings and isolates", "\u202aa\u202bb\u202cc\u202dd\u2066e\u2067f\u2068g\u2069", "abcdefg"},
+		{"bidi marks", "x\u200ey\u200fz\u061c", "xyz"},
+		{"zero width", "pass\u200bword\u2060\ufeff\u2062", "password"},
+		{"emoji joiner stays", "\U0001F469\u200d\U0001F4BB \U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F469\u200d\U0001F4BB \U0001F468\u200d\U0001F469\u200d\U0001F467"},
+		{"non-joiner stays", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"},
+		{"arrows and quotes stay", "“a” → b … ─│", "“a” → b … ─│"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -49,7 +56,7 @@ func TestClean(t *testing.T) {
 
 func TestStreamSplitsAnywhere(t *testing.T) {
 	t.Parallel()
-	in := "a\x1b[31mred\x1b[0m é\r\n\x1b]0;t\x07世界\u009b2Jz\r"
+	in := "a\x1b[31mred\x1b[0m é\r\n\x1b]0;t\x07世界\u009b2J\u202ez\u200b\r"
 	want := Clean(in)
 	for i := 0; i <= len(in); i++ {
 		var z Sanitizer
@@ -69,12 +76,15 @@ func safe(s string) string {
 		if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) {
 			return "control character " + string(r)
 		}
+		if isDropped(r) {
+			return "bidirectional or zero-width control " + string(r)
+		}
 	}
 	return ""
 }
 
 func FuzzClean(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b[31mx", "\x1b]52;c;AA\x07", "\r\n\r", "\u009b1m", "\xff\xc2", "\x1bP\x1b\\"} {
+	for _, s := range []string{"", "plain", "\x1b[31mx", "\x1b]52;c;AA\x07", "\r\n\r", "\u009b1m", "\xff\xc2", "\x1bP\x1b\\", "a\u202eb\u2066\u200b", "\U0001F469\u200d\U0001F4BB\ufeff"} {
 		f.Add(s, 3)
 	}
 	f.Fuzz(func(t *testing.T, s string, cut int) {

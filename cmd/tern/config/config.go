@@ -22,6 +22,10 @@ const (
 	// DefaultMaxAttempts is how often one model request is tried when the
 	// gateway fails in a retryable way (rate limit, 5xx, network).
 	DefaultMaxAttempts = 4
+	// DefaultCompactThreshold is the context use, in percent of the window,
+	// at which the conversation is compacted automatically (as
+	// agent.DefaultCompactThreshold).
+	DefaultCompactThreshold = 85
 )
 
 // Config is the resolved configuration. Every setting carries its source.
@@ -55,6 +59,12 @@ type Config struct {
 	WritableRoots Value[[]string]
 	// DenyRead are paths confined commands may not read; absolute.
 	DenyRead Value[[]string]
+	// Budget limits headless runs (tern run).
+	Budget Budget
+	// CompactThreshold is the context use, in percent of the model's
+	// window, at which the conversation is compacted automatically; 0
+	// turns automatic compaction off.
+	CompactThreshold Value[int]
 	// Models holds per-model settings keyed by model id.
 	Models map[string]ModelSettings
 }

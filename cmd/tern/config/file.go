@@ -14,22 +14,26 @@ import (
 // fileConfig mirrors config.toml. Pointers tell "absent" from a zero value,
 // so that an absent key falls through to the default.
 type fileConfig struct {
-	BaseURL        *string                  `toml:"base_url"`
-	APIKey         *string                  `toml:"api_key"`
-	Model          *string                  `toml:"model"`
-	Mock           *bool                    `toml:"mock"`
-	Approval       *string                  `toml:"approval"`
-	Allow          *[]string                `toml:"allow"`
-	Deny           *[]string                `toml:"deny"`
-	MaxSteps       *int                     `toml:"max_steps"`
-	MaxAttempts    *int                     `toml:"max_attempts"`
-	OutputCap      *int                     `toml:"output_cap"`
-	SecretPatterns *[]string                `toml:"secret_patterns"`
-	Sandbox        *onOff                   `toml:"sandbox"`
-	NoNetwork      *bool                    `toml:"no_network"`
-	WritableRoots  *[]string                `toml:"writable_roots"`
-	DenyRead       *[]string                `toml:"deny_read"`
-	Models         map[string]ModelSettings `toml:"models"`
+	BaseURL          *string                  `toml:"base_url"`
+	APIKey           *string                  `toml:"api_key"`
+	Model            *string                  `toml:"model"`
+	Mock             *bool                    `toml:"mock"`
+	Approval         *string                  `toml:"approval"`
+	Allow            *[]string                `toml:"allow"`
+	Deny             *[]string                `toml:"deny"`
+	MaxSteps         *int                     `toml:"max_steps"`
+	MaxAttempts      *int                     `toml:"max_attempts"`
+	OutputCap        *int                     `toml:"output_cap"`
+	SecretPatterns   *[]string                `toml:"secret_patterns"`
+	Sandbox          *onOff                   `toml:"sandbox"`
+	NoNetwork        *bool                    `toml:"no_network"`
+	WritableRoots    *[]string                `toml:"writable_roots"`
+	DenyRead         *[]string                `toml:"deny_read"`
+	CompactThreshold *int                     `toml:"compact_threshold"`
+	MaxCost          *float64                 `toml:"max_cost"`
+	MaxRequests      *int                     `toml:"max_requests"`
+	MaxDuration      *string                  `toml:"max_duration"`
+	Models           map[string]ModelSettings `toml:"models"`
 }
 
 // onOff is a switch written as a boolean or as "on"/"off" (sandbox = "off").

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/sandbox"
@@ -51,6 +52,10 @@ type Flags struct {
 	// Sandbox is "on" or "off" as given to --sandbox.
 	Sandbox   *string
 	NoNetwork *bool
+	// MaxCost, MaxRequests and MaxDuration are `tern run`'s budget flags.
+	MaxCost     *float64
+	MaxRequests *int
+	MaxDuration *time.Duration
 }
 
 // Inputs are everything Load reads, passed in so tests need no process state.
@@ -137,7 +142,12 @@ func Load(in Inputs) (*Config, error) {
 	c.MaxSteps = resolveInt(in.Flags.MaxSteps, FlagMaxSteps, fc.MaxSteps, file, DefaultMaxSteps)
 	c.MaxAttempts = resolveInt(in.Flags.MaxAttempts, FlagMaxAttempts, fc.MaxAttempts, file, DefaultMaxAttempts)
 	c.OutputCap = resolveInt(nil, "", fc.OutputCap, file, tools.DefaultOutputCap)
+	c.CompactThreshold = resolveInt(nil, "", fc.CompactThreshold, file, DefaultCompactThreshold)
+	if v := c.CompactThreshold; v.V < 0 || v.V > 100 {
+		errs = append(errs, fmt.Errorf("compact threshold from %s is %d; use a percentage of the context window from 1 to 100, or 0 to turn automatic compaction off", v.Source, v.V))
+	}
 	errs = append(errs, c.resolveSandbox(in, fc, file)...)
+	errs = append(errs, c.resolveBudget(in, fc, file)...)
 	for _, v := range []struct {
 		name string
 		val  Value[int]

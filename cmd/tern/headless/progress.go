@@ -18,7 +18,7 @@ func progressLine(ev agent.Event) string {
 	switch ev.Kind {
 	case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta,
 		agent.EventToolCallStarted, agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage,
-		agent.EventTurnFinished:
+		agent.EventTurnFinished, agent.EventRequest:
 		return ""
 	case agent.EventToolCallReady:
 		if ev.Call == nil {
@@ -68,6 +68,16 @@ func progressLine(ev agent.Event) string {
 			msg = ev.Err.Error()
 		}
 		return "! " + firstLine(msg)
+	case agent.EventCompactionStarted:
+		return "⇣ compacting the conversation: the context window is filling up"
+	case agent.EventCompactionFinished:
+		if ev.Err != nil {
+			return "! compaction stopped: " + firstLine(ev.Err.Error())
+		}
+		if c := ev.Compaction; c != nil {
+			return fmt.Sprintf("⇣ compacted: %d messages replaced by a summary, %d kept", c.Replaced, c.Kept)
+		}
+		return "⇣ compacted"
 	}
 	return ""
 }

@@ -20,6 +20,8 @@ type Session struct {
 	Offline   bool
 	// ID is the id of the session log the run is recorded in.
 	ID string
+	// Priced says the model's prices are known, so turns report their cost.
+	Priced bool
 }
 
 // Projector maps the agent's internal events onto public protocol messages.
@@ -43,6 +45,12 @@ type Projector struct {
 
 	usage    provider.Usage
 	requests int
+	// The meter's figures: the request in flight and the turn's totals.
+	request   *agent.RequestInfo
+	sentN     int // requests sent in the turn, retries included
+	sent      int
+	estimated provider.Usage
+	estimates int
 }
 
 type textItem struct {
@@ -80,6 +88,7 @@ func (p *Projector) Project(ev agent.Event) []Message {
 		p.reasoning, p.message, p.pending = nil, nil, nil
 		p.calls = map[string]*callItem{}
 		p.usage, p.requests = provider.Usage{}, 0
+		p.request, p.sentN, p.sent, p.estimated, p.estimates = nil, 0, 0, provider.Usage{}, 0
 		return []Message{TurnStarted{Type: TypeTurnStarted, Version: Version, Turn: p.turn, Prompt: ev.Text}}
 	case agent.EventTextDelta:
 		return p.delta(&p.message, ItemAgentMessage, ev.Text)
@@ -141,8 +150,13 @@ func (p *Projector) Project(ev agent.Event) []Message {
 		out = append(out, p.completeCall(c, res))
 		return out
 	case agent.EventUsage:
-		p.usage = p.usage.Add(ev.Usage)
-		p.requests++
+		return p.usageLine(ev)
+	case agent.EventRequest:
+		if ev.Request != nil {
+			p.request = ev.Request
+			p.sentN++
+			p.sent += ev.Request.Bytes
+		}
 		return nil
 	case agent.EventRetrying:
 		if ev.Retry != nil && ev.Retry.DiscardPartial {
@@ -154,6 +168,19 @@ func (p *Projector) Project(ev agent.Event) []Message {
 	case agent.EventError:
 		// Errors that do not end the turn are progress information only.
 		return nil
+	case agent.EventCompactionStarted:
+		// Reported once it is done; a failed one changes nothing.
+		return nil
+	case agent.EventCompactionFinished:
+		c := ev.Compaction
+		if ev.Err != nil || c == nil || c.Cancelled {
+			return nil // the conversation is unchanged; progress lines say why
+		}
+		return []Message{ContextCompacted{
+			Type: TypeContextCompacted, Version: Version, Turn: p.turn, Auto: c.Auto,
+			ReplacedMessages: c.Replaced, KeptMessages: c.Kept,
+			BytesBefore: c.BytesBefore, BytesAfter: c.BytesAfter, Summary: c.Summary,
+		}}
 	}
 	return nil
 }
@@ -258,7 +285,7 @@ func (p *Projector) finish(f *agent.Finish) []Message {
 	}
 	var out []Message
 	switch f.Reason {
-	case agent.FinishDone, agent.FinishCancelled:
+	case agent.FinishDone, agent.FinishCancelled, agent.FinishBudget:
 		out = p.commit()
 	case agent.FinishFailed, agent.FinishStepLimit:
 		p.discard()
@@ -284,14 +311,51 @@ func (p *Projector) finish(f *agent.Finish) []Message {
 	}
 	u := Usage{
 		PromptTokens: p.usage.PromptTokens, CompletionTokens: p.usage.CompletionTokens,
-		CachedTokens: p.usage.CachedPromptTokens, Requests: requests,
+		CachedTokens: p.usage.CachedPromptTokens, Requests: requests, BytesSent: p.sent,
+	}
+	if p.estimates > 0 {
+		u.Estimated = &EstimatedUsage{Requests: p.estimates, PromptTokens: p.estimated.PromptTokens, CompletionTokens: p.estimated.CompletionTokens}
+	}
+	if p.session.Priced {
+		cost := f.Cost
+		u.Cost = &cost
 	}
 	switch f.Reason {
 	case agent.FinishDone:
 		return append(out, TurnCompleted{Type: TypeTurnCompleted, Version: Version, Turn: p.turn, Usage: u})
-	case agent.FinishCancelled, agent.FinishFailed, agent.FinishStepLimit:
+	case agent.FinishCancelled, agent.FinishFailed, agent.FinishStepLimit, agent.FinishBudget:
 	}
 	return append(out, TurnFailed{Type: TypeTurnFailed, Version: Version, Turn: p.turn, Error: errorInfo(f), Usage: u})
+}
+
+// usageLine sums a request's usage into the turn's, apart when it is an
+// estimate, and measures the request in a request.completed line.
+func (p *Projector) usageLine(ev agent.Event) []Message {
+	estimated := ev.Response != nil && ev.Response.Estimated
+	if estimated {
+		p.estimated = p.estimated.Add(ev.Usage)
+		p.estimates++
+	} else {
+		p.usage = p.usage.Add(ev.Usage)
+	}
+	p.requests++
+	rq := p.request
+	p.request = nil
+	if rq == nil || ev.Response == nil {
+		return nil // usage not measured live
+	}
+	m := RequestCompleted{
+		Type: TypeRequestCompleted, Version: Version, Turn: p.turn, Request: p.sentN,
+		Bytes: rq.Bytes, Messages: rq.Messages, ToolResultBytes: rq.ToolResultBytes,
+		PromptTokens: ev.Usage.PromptTokens, CompletionTokens: ev.Usage.CompletionTokens,
+		CachedTokens: ev.Usage.CachedPromptTokens, Estimated: estimated,
+		DurationMS: ev.Response.Duration.Milliseconds(),
+	}
+	if ft := ev.Response.FirstToken; ft > 0 {
+		ms := ft.Milliseconds()
+		m.FirstTokenMS = &ms
+	}
+	return []Message{m}
 }
 
 func (p *Projector) newID() string {
@@ -348,6 +412,12 @@ func errorInfo(f *agent.Finish) ErrorInfo {
 			msg = f.Err.Error()
 		}
 		return ErrorInfo{Kind: "step_limit", Message: msg}
+	case agent.FinishBudget:
+		msg := "the turn stopped at its budget"
+		if f.Err != nil {
+			msg = f.Err.Error()
+		}
+		return ErrorInfo{Kind: "budget", Message: msg}
 	case agent.FinishFailed:
 	}
 	kind := "agent"

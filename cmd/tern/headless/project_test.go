@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,6 +46,13 @@ func finished(id, name string, st tools.Status, out string, code int) agent.Even
 }
 func usage(p, c, cached int) agent.Event {
 	return agent.Event{Kind: agent.EventUsage, Turn: 1, Usage: provider.Usage{PromptTokens: p, CompletionTokens: c, CachedPromptTokens: cached}}
+}
+func request(step, bytes, messages, toolBytes int) agent.Event {
+	return agent.Event{Kind: agent.EventRequest, Turn: 1, Request: &agent.RequestInfo{Step: step, Attempt: 1, Bytes: bytes, Messages: messages, ToolResultBytes: toolBytes}}
+}
+func measured(p, c, cached int, ttft time.Duration, estimated bool) agent.Event {
+	return agent.Event{Kind: agent.EventUsage, Turn: 1, Usage: provider.Usage{PromptTokens: p, CompletionTokens: c, CachedPromptTokens: cached},
+		Response: &agent.ResponseInfo{Estimated: estimated, FirstToken: ttft, Duration: ttft + time.Second}}
 }
 func retrying(discard bool) agent.Event {
 	return agent.Event{Kind: agent.EventRetrying, Turn: 1, Retry: &agent.Retry{Attempt: 2, Wait: time.Second, Reason: "server (HTTP 502): bad gateway", DiscardPartial: discard}}
@@ -194,6 +202,51 @@ func projectionCases() map[string][]agent.Event {
 			finished("call_1", "run_shell", tools.StatusCancelled, "cancelled by the user", -1),
 			turnFinished(agent.FinishCancelled, 1, nil),
 		},
+		"metered_with_estimate": {
+			turnStarted("read go.mod"),
+			request(1, 4000, 2, 0),
+			callStarted("call_1", "read_file"),
+			callReady("call_1", "read_file", `{"path":"go.mod"}`),
+			measured(300, 20, 0, 450*time.Millisecond, false),
+			running("call_1", "read_file"),
+			finished("call_1", "read_file", tools.StatusOK, "1\tmodule x", 0),
+			request(2, 4300, 4, 120),
+			text("It is module x."),
+			measured(340, 6, 0, 300*time.Millisecond, true),
+			agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone, Steps: 2, Requests: 2, Cost: 0.0012}},
+		},
+		"budget": {
+			turnStarted("loop"),
+			request(1, 4000, 2, 0),
+			callReady("call_1", "list_files", `{}`),
+			measured(10, 1, 0, 0, false),
+			running("call_1", "list_files"),
+			finished("call_1", "list_files", tools.StatusOK, "a.go", 0),
+			agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishBudget, Steps: 1, Requests: 1,
+				Err: fmt.Errorf("the turn stopped after 1 model request (the request budget, --max-requests): %w", agent.ErrBudget)}},
+		},
+		"auto_compaction": {
+			turnStarted("keep reading"),
+			request(1, 90000, 12, 80000),
+			callReady("call_1", "read_file", `{"path":"big.go"}`),
+			measured(22000, 10, 0, 0, false),
+			running("call_1", "read_file"),
+			finished("call_1", "read_file", tools.StatusOK, "1\tpackage big", 0),
+			{Kind: agent.EventCompactionStarted, Turn: 1, Compaction: &agent.Compaction{Auto: true, Tokens: 24000, Window: 28000}},
+			{Kind: agent.EventCompactionFinished, Turn: 1, Compaction: &agent.Compaction{Auto: true, Tokens: 24000, Window: 28000,
+				Summary: "## Goal\nkeep reading", Replaced: 9, Kept: 3, BytesBefore: 90000, BytesAfter: 4000}},
+			request(2, 6000, 5, 1200),
+			text("Done."),
+			measured(1500, 2, 0, 0, false),
+			turnFinished(agent.FinishDone, 2, nil),
+		},
+		"compaction_failed": {
+			turnStarted("go on"),
+			{Kind: agent.EventCompactionStarted, Turn: 1, Compaction: &agent.Compaction{Auto: true}},
+			{Kind: agent.EventCompactionFinished, Turn: 1, Compaction: &agent.Compaction{Auto: true}, Err: agent.ErrNotSmaller, Text: agent.ErrNotSmaller.Error()},
+			text("Going on."),
+			turnFinished(agent.FinishDone, 1, nil),
+		},
 		"cancelled_without_tool_result": {
 			turnStarted("run it"),
 			callReady("call_1", "run_shell", `{"command":"sleep 100"}`),
@@ -325,5 +378,37 @@ func TestUsageSummedAsReported(t *testing.T) {
 	}
 	if want := (Usage{PromptTokens: 640, CompletionTokens: 26, CachedTokens: 300, Requests: 2}); last.Usage != want {
 		t.Errorf("usage = %+v, want %+v", last.Usage, want)
+	}
+}
+
+func TestRunSummaryMarksEstimates(t *testing.T) {
+	t.Parallel()
+	priced := testSession
+	priced.Priced = true
+	r := &runner{opts: Options{Session: priced}, proj: NewProjector(priced)}
+	r.proj.sent = 48_200
+	f := &agent.Finish{Requests: 3, Usage: provider.Usage{PromptTokens: 12_000, CachedPromptTokens: 8000, CompletionTokens: 300},
+		Estimated: provider.Usage{PromptTokens: 4000, CompletionTokens: 100}, Cost: 0.0123}
+	got := r.summary(f)
+	want := "tern run: 3 model requests · ~16.0k prompt tokens (8.0k cached) · ~400 completion tokens · 48.2 KB sent · ~$0.0123 (~ estimated: the gateway reported no usage for some requests)"
+	if got != want {
+		t.Errorf("summary\n got %s\nwant %s", got, want)
+	}
+	f.Estimated = provider.Usage{}
+	if got := r.summary(f); strings.Contains(got, "~") {
+		t.Errorf("reported figures marked: %s", got)
+	}
+}
+
+func TestTurnUsageCostWhenPriced(t *testing.T) {
+	t.Parallel()
+	priced := testSession
+	priced.Priced = true
+	p := NewProjector(priced)
+	p.Project(turnStarted("hi"))
+	out := p.Project(agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone, Cost: 0.5}})
+	done, ok := out[len(out)-1].(TurnCompleted)
+	if !ok || done.Usage.Cost == nil || *done.Usage.Cost != 0.5 {
+		t.Fatalf("turn.completed = %+v", out[len(out)-1])
 	}
 }

@@ -21,6 +21,8 @@ const (
 	TypeApprovalResolved  = "approval.resolved"
 	TypeTurnCompleted     = "turn.completed"
 	TypeTurnFailed        = "turn.failed"
+	TypeRequestCompleted  = "request.completed"
+	TypeContextCompacted  = "context.compacted"
 )
 
 // The public item types.
@@ -166,10 +168,69 @@ type Usage struct {
 	CompletionTokens int `json:"completion_tokens"`
 	CachedTokens     int `json:"cached_tokens"`
 	Requests         int `json:"requests"`
+	// Estimated sums tern's estimates for the requests the gateway
+	// reported no usage for; they are not in the fields above.
+	Estimated *EstimatedUsage `json:"estimated,omitempty"`
+	// BytesSent is the size of the requests' messages and tool specs.
+	BytesSent int `json:"bytes_sent,omitempty"`
+	// Cost is what the turn cost at the model's configured prices,
+	// estimates included; absent without prices.
+	Cost *float64 `json:"cost,omitempty"`
+}
+
+// EstimatedUsage is usage tern estimated (about 4 bytes a token).
+type EstimatedUsage struct {
+	Requests         int `json:"requests"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// RequestCompleted measures one model request once it ended: what it
+// carried and what it used.
+type RequestCompleted struct {
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+	Turn    int    `json:"turn"`
+	// Request numbers the requests of the turn from 1, retries included.
+	Request int `json:"request"`
+	// Bytes is the size of its messages and tool specs as sent;
+	// ToolResultBytes the part that is tool results.
+	Bytes           int `json:"bytes"`
+	Messages        int `json:"messages"`
+	ToolResultBytes int `json:"tool_result_bytes"`
+	// Usage is as the gateway reported it, or estimated when Estimated.
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	CachedTokens     int  `json:"cached_tokens"`
+	Estimated        bool `json:"estimated"`
+	// FirstTokenMS is the time to the first output, absent when none came.
+	FirstTokenMS *int64 `json:"first_token_ms,omitempty"`
+	DurationMS   int64  `json:"duration_ms"`
+}
+
+// ContextCompacted says the conversation before the last few turns was
+// replaced by a summary, so later requests send less: automatically, at the
+// context threshold, or because the gateway said the request was too long.
+type ContextCompacted struct {
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+	Turn    int    `json:"turn"`
+	// Auto is always true in a headless run; /compact exists only in the
+	// interface.
+	Auto bool `json:"auto"`
+	// ReplacedMessages were summarized; KeptMessages follow the summary
+	// verbatim.
+	ReplacedMessages int `json:"replaced_messages"`
+	KeptMessages     int `json:"kept_messages"`
+	// BytesBefore and BytesAfter are the conversation's size after the
+	// system prompt.
+	BytesBefore int    `json:"bytes_before"`
+	BytesAfter  int    `json:"bytes_after"`
+	Summary     string `json:"summary"`
 }
 
 // ErrorInfo says why a turn failed: Kind is a provider error kind (auth,
-// rate_limited, server, ...), step_limit, cancelled or agent.
+// rate_limited, server, ...), step_limit, budget, cancelled or agent.
 type ErrorInfo struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
@@ -201,3 +262,9 @@ func (TurnCompleted) MessageType() string { return TypeTurnCompleted }
 
 // MessageType implements Message.
 func (TurnFailed) MessageType() string { return TypeTurnFailed }
+
+// MessageType implements Message.
+func (RequestCompleted) MessageType() string { return TypeRequestCompleted }
+
+// MessageType implements Message.
+func (ContextCompacted) MessageType() string { return TypeContextCompacted }

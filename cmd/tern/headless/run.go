@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tui/sanitize"
 )
 
@@ -149,9 +150,12 @@ func (r *runner) finish(f *agent.Finish) agent.FinishReason {
 	case agent.FinishDone:
 	case agent.FinishCancelled:
 		r.stderrf("tern run: interrupted")
-	case agent.FinishFailed, agent.FinishStepLimit:
+	case agent.FinishFailed, agent.FinishStepLimit, agent.FinishBudget:
 		info := errorInfo(f)
 		r.stderrf("tern run: turn failed (%s): %s", info.Kind, info.Message)
+	}
+	if r.opts.Progress {
+		r.stderrf("%s", r.summary(f))
 	}
 	return f.Reason
 }
@@ -195,4 +199,46 @@ func (w *redactWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// summary is the run's cost in one line for a person watching stderr;
+// figures tern estimated are marked "~".
+func (r *runner) summary(f *agent.Finish) string {
+	u, est := f.Usage, f.Estimated
+	mark := ""
+	if est != (provider.Usage{}) {
+		mark = "~"
+	}
+	line := fmt.Sprintf("tern run: %d model requests · %s%s prompt tokens (%s cached) · %s%s completion tokens · %s sent",
+		f.Requests, mark, count(u.PromptTokens+est.PromptTokens), count(u.CachedPromptTokens),
+		mark, count(u.CompletionTokens+est.CompletionTokens), sizeOf(r.proj.sent))
+	if r.opts.Session.Priced {
+		line += fmt.Sprintf(" · %s$%.4f", mark, f.Cost)
+	}
+	if mark != "" {
+		line += " (~ estimated: the gateway reported no usage for some requests)"
+	}
+	return line
+}
+
+// count writes a token count compactly: 950, 12.3k, 1.2M.
+func count(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// sizeOf writes a byte count in KB or MB.
+func sizeOf(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

@@ -1,0 +1,41 @@
+package agent
+
+import "strings"
+
+// bufferedStream is a provider.Stream that can tell whether its next delta
+// has already been received (provider/openai's can), so that Next will not
+// wait for the network.
+type bufferedStream interface {
+	Buffered() bool
+}
+
+// textHold joins the text (or reasoning) pieces of one burst into one event.
+// A gateway sends a token per event; a provider that reads the network in
+// batches hands over tens of them at once, and an event per piece would wake
+// every consumer (the session recorder, the interface) once per token. The
+// pieces are held only while the stream says more is already buffered, so
+// no event waits for the network: the hold is emitted before anything else
+// (a tool call, the end of the answer) and whenever Next would block.
+type textHold struct {
+	kind EventKind
+	b    strings.Builder
+}
+
+// add holds a piece of kind EventTextDelta or EventReasoningDelta, emitting
+// what is held first when it is of the other kind.
+func (h *textHold) add(t *turn, kind EventKind, text string) {
+	if h.b.Len() > 0 && h.kind != kind {
+		h.flush(t)
+	}
+	h.kind = kind
+	h.b.WriteString(text)
+}
+
+// flush emits what is held, if anything.
+func (h *textHold) flush(t *turn) {
+	if h.b.Len() == 0 {
+		return
+	}
+	t.emit(Event{Kind: h.kind, Text: h.b.String()})
+	h.b.Reset()
+}

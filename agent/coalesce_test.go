@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
+)
+
+// burstProvider answers each request with the next of its answers, streamed
+// in bursts as provider/openai hands over what one network read brought:
+// Buffered is true while the current burst has more.
+type burstProvider struct {
+	mu      sync.Mutex
+	answers [][][]provider.Delta
+}
+
+func (p *burstProvider) Stream(ctx context.Context, _ provider.Request) (provider.Stream, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.answers) == 0 {
+		return nil, &provider.Error{Kind: provider.ErrBadRequest, Message: "the test scripted no more answers"}
+	}
+	a := p.answers[0]
+	p.answers = p.answers[1:]
+	return &burstStream{ctx: ctx, bursts: a}, nil
+}
+
+type burstStream struct {
+	ctx    context.Context
+	bursts [][]provider.Delta
+	b, i   int
+	cur    provider.Delta
+}
+
+func (s *burstStream) Next() bool {
+	if s.ctx.Err() != nil || s.b >= len(s.bursts) {
+		return false
+	}
+	s.cur = s.bursts[s.b][s.i]
+	if s.i++; s.i == len(s.bursts[s.b]) {
+		s.b, s.i = s.b+1, 0
+	}
+	return true
+}
+
+func (s *burstStream) Buffered() bool { return s.i > 0 }
+
+func (s *burstStream) Delta() provider.Delta { return s.cur }
+func (s *burstStream) Err() error            { return nil }
+func (s *burstStream) Close() error          { return nil }
+
+func TestBurstsBecomeOneEvent(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		answers [][][]provider.Delta
+		want    []EventKind
+		texts   []string
+	}{
+		{
+			name: "each burst of text is one event",
+			answers: [][][]provider.Delta{{
+				{text("He"), text("ll"), text("o")},
+				{text(", "), text("world")},
+				{usage(10, 5), finish(provider.FinishStop)},
+			}},
+			want:  []EventKind{kStart, kText, kText, kUsage, kEnd},
+			texts: []string{"Hello", ", world"},
+		},
+		{
+			name: "reasoning and text in one burst stay apart and in order",
+			answers: [][][]provider.Delta{{
+				{reasoning("th"), reasoning("ink"), text("A"), text("B"), reasoning("more")},
+				{text("C"), usage(10, 5), finish(provider.FinishStop)},
+			}},
+			want:  []EventKind{kStart, kReason, kText, kReason, kText, kUsage, kEnd},
+			texts: []string{"think", "AB", "more", "C"},
+		},
+		{
+			name: "text held in a burst goes out before the tool call after it",
+			answers: [][][]provider.Delta{
+				{{text("Let me "), text("look."), callFrag(0, "c1", "read_file", `{"path":`), callFrag(0, "", "", `"a.go"}`),
+					usage(10, 5), finish(provider.FinishToolCalls)}},
+				{{text("Do"), text("ne"), usage(10, 5), finish(provider.FinishStop)}},
+			},
+			want:  []EventKind{kStart, kText, kCall},
+			texts: []string{"Let me look.", "Done"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			read, _, _ := fakeTools()
+			p := &burstProvider{answers: tc.answers}
+			h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.Provider = p })
+			evs := h.turn("hi", nil)
+			if got := kinds(evs); len(got) < len(tc.want) || kindsString(got[:len(tc.want)]) != kindsString(tc.want) {
+				t.Errorf("events %s, want them to start with %s", kindsString(got), kindsString(tc.want))
+			}
+			var texts []string
+			for _, ev := range evs {
+				if ev.Kind == kText || ev.Kind == kReason {
+					texts = append(texts, ev.Text)
+				}
+			}
+			if len(texts) != len(tc.texts) {
+				t.Fatalf("text events %q, want %q", texts, tc.texts)
+			}
+			for i := range texts {
+				if texts[i] != tc.texts[i] {
+					t.Errorf("text events %q, want %q", texts, tc.texts)
+					break
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,100 @@
+package mock_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/mock"
+	"github.com/ternhq/tern/tools"
+)
+
+// TestOfflinePlanMode plans a change in plan mode (reads run, the change
+// becomes a numbered plan, the file stays as it was), then accepts the
+// plan: the same scene carries it out.
+func TestOfflinePlanMode(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"main.go": mainGo})
+	ws, err := tools.NewWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.DefaultRegistry(ws, os.Environ())
+	a, err := agent.New(agent.Options{
+		Provider: mock.New(mock.Options{}), Model: "mock", Tools: reg, Workspace: ws,
+		System: agent.BuildSystemPrompt(agent.SystemInfo{OS: runtime.GOOS, Workspace: ws.Root}, reg),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		for range a.Events() {
+		}
+		<-done
+	}()
+	// run collects the names of the tools that ran, allowing every request.
+	run := func() (ran []string, fin *agent.Finish) {
+		t.Helper()
+		for ev := range a.Events() {
+			switch ev.Kind {
+			case agent.EventApprovalRequested:
+				ev.Approval.Reply(agent.Decision{Kind: agent.AllowOnce})
+			case agent.EventToolFinished:
+				if ev.Result.Status == tools.StatusOK {
+					ran = append(ran, ev.Call.Name)
+				}
+			case agent.EventTurnFinished:
+				return ran, ev.Finish
+			case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
+				agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
+				agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
+				agent.EventCompactionStarted, agent.EventCompactionFinished:
+			}
+		}
+		t.Fatal("events closed")
+		return nil, nil
+	}
+	a.EnterPlan()
+	if err := a.Submit("add a comment to main.go"); err != nil {
+		t.Fatal(err)
+	}
+	ran, fin := run()
+	if fin.Reason != agent.FinishDone || strings.Join(ran, ",") != "read_file,todo_write" {
+		t.Fatalf("plan turn: %v, ran %v", fin.Reason, ran)
+	}
+	msgs := a.Messages()
+	plan := msgs[len(msgs)-1]
+	if plan.Role != provider.RoleAssistant || !strings.Contains(plan.Content, "1. Edit `main.go` with `edit_file`.") {
+		t.Fatalf("the plan: %q", plan.Content)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(b) != mainGo {
+		t.Fatal("main.go changed in plan mode")
+	}
+	if err := a.AcceptPlan(); err != nil {
+		t.Fatal(err)
+	}
+	ran, fin = run()
+	if fin.Reason != agent.FinishDone || !strings.Contains(strings.Join(ran, ","), "edit_file") || ran[len(ran)-1] != "todo_write" {
+		t.Fatalf("accepted plan: %v, ran %v", fin.Reason, ran)
+	}
+	if todo := agent.CurrentTodo(a.Messages()); len(todo) != 2 || tools.TodoOpen(todo) {
+		t.Fatalf("the plan's todo list after carrying it out: %+v", todo)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(b) == mainGo {
+		t.Fatal("the accepted plan did not change main.go")
+	}
+}

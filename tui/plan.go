@@ -1,0 +1,160 @@
+package tui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tui/sanitize"
+)
+
+// planner is the Backend's plan mode; *agent.Agent has it. A backend
+// without it makes /plan say it is unavailable.
+type planner interface {
+	EnterPlan()
+	LeavePlan() agent.Policy
+	Planning() bool
+	PlanPolicy() agent.Policy
+	AcceptPlan() error
+}
+
+// cmdPlan runs /plan [request]: it enters plan mode (and sends the request,
+// if given), or leaves it when it is on.
+func (m *model) cmdPlan(args string) tea.Cmd {
+	p, ok := m.be.(planner)
+	if !ok {
+		m.setNotice("plan: not available in this session", true)
+		return nil
+	}
+	if p.Planning() {
+		m.leavePlan(p)
+		return nil
+	}
+	p.EnterPlan()
+	m.planning, m.planOffer = true, false
+	th := m.rc.th
+	m.tr.end()
+	m.tr.add(&noticeBlock{lines: []string{
+		th.accent.Render("◇ Plan mode:") + " the model reads and plans; edits and commands are refused.",
+		th.dim.Render("  Accept its plan to carry it out, or keep planning. /plan again leaves."),
+	}, hangs: []int{2, 2}})
+	if args == "" {
+		m.setNotice("plan mode: describe what you want planned", false)
+		return nil
+	}
+	if m.busy {
+		m.queued = append(m.queued, args)
+		return nil
+	}
+	return m.dispatch(args)
+}
+
+// leavePlan ends plan mode without accepting a plan.
+func (m *model) leavePlan(p planner) {
+	pol := p.LeavePlan()
+	m.planning, m.planOffer = false, false
+	m.setNotice("left plan mode · approval policy: "+pol.String(), false)
+}
+
+// offerPlan opens the accept offer when a turn in plan mode ended with the
+// model's answer, and nothing the user typed is waiting to be sent.
+func (m *model) offerPlan(reason agent.FinishReason) {
+	if !m.planning || reason != agent.FinishDone || len(m.queued) > 0 {
+		return
+	}
+	if p, ok := m.be.(planner); !ok || !p.Planning() {
+		m.planning = false
+		return
+	}
+	m.planOffer = true
+}
+
+// onPlanOfferKey answers the offer: enter or y accepts, n keeps planning,
+// esc leaves plan mode. Any other key keeps planning and goes on to the
+// input (handled is false), so typing a correction just works.
+func (m *model) onPlanOfferKey(key string) (tea.Cmd, bool) {
+	p, ok := m.be.(planner)
+	if !ok {
+		m.planOffer = false
+		return nil, false
+	}
+	switch key {
+	case "enter", "y", "Y":
+		m.planOffer = false
+		if m.busy {
+			m.setNotice("the agent is working: accept the plan when it is done", true)
+			return nil, true
+		}
+		if err := p.AcceptPlan(); err != nil {
+			m.setNotice("plan: "+err.Error(), true)
+			return nil, true
+		}
+		m.planning = false
+		m.tr.add(&userBlock{text: "Plan accepted: carry it out."})
+		m.busy, m.awaiting = true, true
+		m.turnStart = m.rc.now
+		m.setNotice("plan accepted · approval policy: "+m.be.Policy().String(), false)
+		return m.scheduleFrame(spinnerEvery), true
+	case "n", "N":
+		m.planOffer = false
+		m.setNotice("still planning: say what to change in the plan", false)
+		return nil, true
+	case "esc":
+		m.leavePlan(p)
+		return nil, true
+	case "ctrl+c":
+		m.planOffer = false
+		return nil, false
+	}
+	m.planOffer = false
+	return nil, false
+}
+
+// planOfferView is the offer, shown above the input while it is open.
+func (m *model) planOfferView() []string {
+	if !m.planOffer || m.dlg != nil {
+		return nil
+	}
+	th := m.rc.th
+	bar := th.accent.Render("▌") + " "
+	return []string{
+		bar + th.bold.Render(truncate("The model presented a plan. Carry it out?", m.width-2)),
+		bar + truncate("enter/y accept (policy back to "+m.planPrevPolicy()+") · n keep planning · esc leave plan mode", m.width-2),
+	}
+}
+
+// planPrevPolicy names the policy accepting the plan brings back.
+func (m *model) planPrevPolicy() string {
+	if p, ok := m.be.(planner); ok {
+		return p.PlanPolicy().String()
+	}
+	return "your approval policy"
+}
+
+// policyLabel is the status line's policy: "plan" while planning.
+func (m *model) policyLabel() string {
+	if m.planning {
+		return "plan (read-only)"
+	}
+	return m.be.Policy().String()
+}
+
+// promptBlock shows a prompt the agent reports (a resumed session's, or
+// one sent for us): plan mode's notes to the model become a chip.
+func promptBlock(text string) *userBlock {
+	chip := ""
+	note, text := agent.SplitPlanNote(text)
+	switch note {
+	case agent.PlanEnterNote:
+		chip = "plan mode"
+	case agent.PlanLeaveNote:
+		chip = "plan mode over"
+		if text == agent.PlanAccepted {
+			text = "Plan accepted: carry it out."
+		}
+	}
+	b := &userBlock{text: sanitize.Clean(text)}
+	if chip != "" {
+		b.chips = []string{chip}
+	}
+	return b
+}

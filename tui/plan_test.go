@@ -1,0 +1,180 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/ternhq/tern/agent"
+)
+
+// presentPlan runs a plan-mode turn that ends with the model's plan.
+func presentPlan(m *model) {
+	events(m,
+		agent.Event{Kind: agent.EventTurnStarted, Text: agent.PlanEnterNote + "\n\nadd a --verbose flag"},
+		agent.Event{Kind: agent.EventTextDelta, Text: "1. Add the flag in flags.go\n2. Log in run.go\n3. Run the tests"},
+		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+}
+
+func TestPlanModeOfferAccept(t *testing.T) {
+	t.Parallel()
+	m, fb := newFeatureModel(t, Options{})
+	fb.SetPolicy(agent.PolicyAutoEdit)
+	typeText(m, "/plan add a --verbose flag")
+	press(m, keyEnter)
+	if !fb.Planning() || fb.Policy() != agent.PolicyReadOnly {
+		t.Fatalf("planning %v, policy %v", fb.Planning(), fb.Policy())
+	}
+	if got := fb.sent(); len(got) != 1 || got[0] != "add a --verbose flag" {
+		t.Fatalf("sent %q", got)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "Plan mode") || !strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("plan mode not shown:\n%s", s)
+	}
+	presentPlan(m)
+	above := strings.Join(aboveInput(m), "\n")
+	if !strings.Contains(above, "The model presented a plan. Carry it out?") || !strings.Contains(above, "policy back to auto-edit") {
+		t.Fatalf("no offer above the input:\n%s", above)
+	}
+	press(m, keyRuneY)
+	if fb.accepted != 1 || fb.Planning() || fb.Policy() != agent.PolicyAutoEdit {
+		t.Fatalf("accepted %d, planning %v, policy %v", fb.accepted, fb.Planning(), fb.Policy())
+	}
+	if s := screen(m); !strings.Contains(s, "Plan accepted: carry it out.") || strings.Contains(s, "Carry it out?") || strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("after accepting:\n%s", s)
+	}
+	if !m.busy || !m.awaiting {
+		t.Fatal("the interface does not wait for the accepted plan's turn")
+	}
+}
+
+func TestPlanModeOfferKeepAndLeave(t *testing.T) {
+	t.Parallel()
+	m, fb := newFeatureModel(t, Options{})
+	typeText(m, "/plan")
+	press(m, keyEnter)
+	presentPlan(m)
+	press(m, keyRuneN)
+	if m.planOffer || !fb.Planning() || !strings.Contains(m.notice, "still planning") {
+		t.Fatalf("n: offer %v, planning %v, notice %q", m.planOffer, fb.Planning(), m.notice)
+	}
+	// Typing a correction closes the offer and goes to the input.
+	presentPlan(m)
+	typeText(m, "also")
+	if m.planOffer || m.input.Value() != "also" || !fb.Planning() {
+		t.Fatalf("typing: offer %v, input %q", m.planOffer, m.input.Value())
+	}
+	m.input.Reset()
+	presentPlan(m)
+	press(m, keyEsc)
+	if m.planOffer || fb.Planning() || m.planning || fb.Policy() != agent.PolicyAsk {
+		t.Fatalf("esc: offer %v, planning %v/%v, policy %v", m.planOffer, fb.Planning(), m.planning, fb.Policy())
+	}
+	// /plan twice enters and leaves.
+	typeText(m, "/plan")
+	press(m, keyEnter)
+	typeText(m, "/plan")
+	press(m, keyEnter)
+	if fb.Planning() || !strings.Contains(m.notice, "left plan mode") {
+		t.Fatalf("/plan twice: planning %v, notice %q", fb.Planning(), m.notice)
+	}
+	if fb.accepted != 0 {
+		t.Fatal("a plan was accepted without asking")
+	}
+}
+
+func TestPlanOfferOnlyAfterADoneTurn(t *testing.T) {
+	t.Parallel()
+	m, _ := newFeatureModel(t, Options{})
+	typeText(m, "/plan")
+	press(m, keyEnter)
+	events(m, agent.Event{Kind: agent.EventTurnStarted, Text: "x"},
+		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishCancelled}})
+	if m.planOffer {
+		t.Fatal("offered a plan after an interrupted turn")
+	}
+}
+
+// featureGolden runs the real program around a featureBackend and
+// compares the final screen with testdata/<test>.golden.
+func featureGolden(t *testing.T, h int, drive func(tm *teatest.TestModel, fb *featureBackend)) {
+	t.Helper()
+	fb := &featureBackend{fakeBackend: newFakeBackend()}
+	fb.startOnSubmit = true
+	t.Cleanup(fb.close)
+	m := newModel(context.Background(), Options{Agent: fb, Theme: "dark", Workspace: "/work/project"}, noEnv)
+	m.clock = func() time.Time { return fixedClock }
+	m.keyGuard = 0
+	tm := teatest.NewTestModel(t, probed{m},
+		teatest.WithInitialTermSize(80, h),
+		teatest.WithProgramOptions(
+			tea.WithColorProfile(colorprofile.ANSI256),
+			tea.WithEnvironment([]string{"TERM=xterm-256color"}),
+		))
+	drive(tm, fb)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed)
+	golden.RequireEqual(t, fm.View().Content)
+}
+
+// TestGoldenCompaction is /compact's block: labelled, with what it
+// replaced and the summary as Markdown.
+func TestGoldenCompaction(t *testing.T) {
+	t.Parallel()
+	featureGolden(t, 30, func(tm *teatest.TestModel, fb *featureBackend) {
+		tm.Type("/compact the parser")
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+		waitFor(t, tm, "working")
+		fb.ch <- agent.Event{Kind: agent.EventCompactionStarted, Compaction: &agent.Compaction{Focus: "the parser"}}
+		fb.ch <- agent.Event{Kind: agent.EventCompactionFinished, Compaction: &agent.Compaction{
+			Focus: "the parser", Replaced: 14, Kept: 4, BytesBefore: 61_000, BytesAfter: 4_200,
+			Summary: "## Goal\nFix the parser's last-token bug.\n## User instructions\n- “never touch vendor/”\n## Files\n- `parse.go`: read; the loop stops one token early\n## Open tasks\n1. Fix the loop\n2. Run `go test ./...`",
+		}}
+		waitFor(t, tm, "Fix the loop")
+	})
+}
+
+// TestGoldenPlanOffer is the screen that offers to carry out a plan.
+func TestGoldenPlanOffer(t *testing.T) {
+	t.Parallel()
+	featureGolden(t, 24, func(tm *teatest.TestModel, fb *featureBackend) {
+		planOffer(t, tm, fb)
+	})
+}
+
+func planOffer(t *testing.T, tm *teatest.TestModel, fb *featureBackend) {
+	tm.Type("/plan add a --verbose flag")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitFor(t, tm, "plan (read-only)")
+	fb.ch <- agent.Event{Kind: agent.EventTextDelta, Text: "1. Add the flag in `flags.go`\n2. Log each step in `run.go`\n3. Run `go test ./...`"}
+	fb.ch <- agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}}
+	waitFor(t, tm, "Carry it out?")
+}
+
+func TestPromptBlockShowsPlanNotesAsChips(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, want, chip string }{
+		{agent.PlanEnterNote + "\n\nadd a flag", "add a flag", "plan mode"},
+		{agent.PlanLeaveNote + "\n\n" + agent.PlanAccepted, "Plan accepted: carry it out.", "plan mode over"},
+		{agent.PlanLeaveNote + "\n\nnow do it", "now do it", "plan mode over"},
+		{"plain", "plain", ""},
+	} {
+		b := promptBlock(tc.text)
+		chip := ""
+		if len(b.chips) > 0 {
+			chip = b.chips[0]
+		}
+		if b.text != tc.want || chip != tc.chip {
+			t.Errorf("promptBlock(%q) = %q %q, want %q %q", tc.text, b.text, chip, tc.want, tc.chip)
+		}
+	}
+}
