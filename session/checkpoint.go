@@ -24,18 +24,24 @@ const afterSnapshotTimeout = 30 * time.Second
 // result. Install it on the workspace before the agent runs.
 type Checkpointer struct {
 	rec    *Recorder
-	shadow *Shadow
+	shadow ShadowSource
 
 	mu sync.Mutex
+	// shadowNoted is set once the log says why shell commands are not
+	// snapshotted.
+	shadowNoted bool
 	// before holds, per workspace path, the content saved by BeforeWrite
 	// until AfterWrite reports the change done.
 	before map[string]string
 }
 
 // NewCheckpointer returns a Checkpointer saving into the store of the
-// session rec writes (rec.Store) and reporting to rec. shadow may be nil
-// (no git): shell commands are then not snapshotted.
-func NewCheckpointer(rec *Recorder, shadow *Shadow) *Checkpointer {
+// session rec writes (rec.Store) and reporting to rec. shadow may be nil or
+// give nil (no git): shell commands are then not snapshotted.
+func NewCheckpointer(rec *Recorder, shadow ShadowSource) *Checkpointer {
+	if shadow == nil {
+		shadow = (*Shadow)(nil)
+	}
 	return &Checkpointer{rec: rec, shadow: shadow, before: make(map[string]string)}
 }
 
@@ -89,10 +95,12 @@ func (c *Checkpointer) AfterWrite(_, rel string, content []byte) {
 // queuing a snapshot record when the command changed something. Without a
 // shadow repository it does nothing.
 func (c *Checkpointer) BeforeCommand(ctx context.Context, command string) func() {
-	if c.shadow == nil {
+	sh := c.shadow.Shadow(ctx)
+	if sh == nil {
+		c.noteNoShadow(ctx)
 		return nil
 	}
-	before, err := c.shadow.Snapshot(ctx)
+	before, err := sh.Snapshot(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			c.rec.queueFile(ErrorRecord{Kind: "snapshot", Message: fmt.Sprintf(
@@ -103,7 +111,7 @@ func (c *Checkpointer) BeforeCommand(ctx context.Context, command string) func()
 	return func() {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), afterSnapshotTimeout)
 		defer cancel()
-		after, err := c.shadow.Snapshot(actx)
+		after, err := sh.Snapshot(actx)
 		if err != nil {
 			c.rec.queueFile(ErrorRecord{Kind: "snapshot", Message: fmt.Sprintf(
 				"could not snapshot the workspace after running %q, so a rewind cannot undo what it changed: %v", command, err)})
@@ -112,5 +120,26 @@ func (c *Checkpointer) BeforeCommand(ctx context.Context, command string) func()
 		if after != before {
 			c.rec.queueFile(Snapshot{Command: command, Before: before, After: after})
 		}
+	}
+}
+
+// noteNoShadow records, once, why a shadow repository that was being opened
+// is missing, unless that is simply no git repository or no git.
+func (c *Checkpointer) noteNoShadow(ctx context.Context) {
+	p, ok := c.shadow.(*PendingShadow)
+	if !ok {
+		return
+	}
+	err := p.Err(ctx)
+	if err == nil || errors.Is(err, ErrNoShadow) || ctx.Err() != nil {
+		return
+	}
+	c.mu.Lock()
+	noted := c.shadowNoted
+	c.shadowNoted = true
+	c.mu.Unlock()
+	if !noted {
+		c.rec.queueFile(ErrorRecord{Kind: "snapshot", Message: fmt.Sprintf(
+			"shell commands are not snapshotted, so a rewind cannot undo what they change: %v", err)})
 	}
 }

@@ -12,6 +12,8 @@ type Option func(*options)
 type options struct {
 	flush time.Duration
 	now   func() time.Time
+	// syncDir is set by Create: see Writer.syncDir.
+	syncDir string
 }
 
 func buildOptions(opts []Option) options {

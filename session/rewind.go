@@ -104,15 +104,19 @@ type RewindResult struct {
 // idle while it works. It is safe for concurrent use.
 type Rewinder struct {
 	rec    *Recorder
-	shadow *Shadow
+	shadow ShadowSource
 	root   string
 	mu     sync.Mutex
 }
 
 // NewRewinder returns the rewind engine of the session rec writes (its
 // checkpoints are in rec.Store), in the workspace rooted at workspace.
-// shadow may be nil; what shell commands changed can then not be restored.
-func NewRewinder(rec *Recorder, shadow *Shadow, workspace string) *Rewinder {
+// shadow may be nil or give nil; what shell commands changed can then not be
+// restored.
+func NewRewinder(rec *Recorder, shadow ShadowSource, workspace string) *Rewinder {
+	if shadow == nil {
+		shadow = (*Shadow)(nil)
+	}
 	return &Rewinder{rec: rec, shadow: shadow, root: workspace}
 }
 
@@ -318,7 +322,7 @@ func (r *Rewinder) restore(ctx context.Context, seq int64, f plannedFile, res *R
 	if err != nil {
 		return fmt.Errorf("checkpoint %s before restoring it: %w", f.path, err)
 	}
-	changed, err := restoreFile(ctx, r.root, f.path, f.target, r.rec.Store(), r.shadow)
+	changed, err := restoreFile(ctx, r.root, f.path, f.target, r.rec.Store(), r.shadow.Shadow(ctx))
 	if err != nil {
 		return err
 	}
@@ -429,7 +433,7 @@ func (r *Rewinder) content(ctx context.Context, v fileVersion, path string) ([]b
 	if v.kind == versionAbsent {
 		return nil, true, nil
 	}
-	b, err := readVersion(ctx, v, r.rec.Store(), r.shadow)
+	b, err := readVersion(ctx, v, r.rec.Store(), r.shadow.Shadow(ctx))
 	return b, false, err
 }
 
@@ -493,6 +497,7 @@ func (r *Rewinder) ledger(ctx context.Context, s *Session, from int64) (*ledger,
 	}
 	l := &ledger{byPath: map[string][]change{}}
 	noShell := map[int]bool{}
+	shadow := r.shadow.Shadow(ctx)
 	turn := 0
 	for _, rec := range s.Records {
 		switch b := rec.Body.(type) {
@@ -501,7 +506,7 @@ func (r *Rewinder) ledger(ctx context.Context, s *Session, from int64) (*ledger,
 		case ToolResult:
 			// Without snapshots, say that commands ran: what they changed
 			// is not known and not restored.
-			if r.shadow == nil && b.Tool == shellTool && b.Status != StatusDenied && epochOf(turn, 0, rec.Seq) >= from {
+			if shadow == nil && b.Tool == shellTool && b.Status != StatusDenied && epochOf(turn, 0, rec.Seq) >= from {
 				noShell[turn] = true
 			}
 		case Checkpoint:
@@ -515,11 +520,11 @@ func (r *Rewinder) ledger(ctx context.Context, s *Session, from int64) (*ledger,
 			if epoch < from {
 				continue
 			}
-			if r.shadow == nil {
+			if shadow == nil {
 				noShell[b.Turn] = true
 				continue
 			}
-			diffs, err := r.shadow.Diff(ctx, b.Before, b.After)
+			diffs, err := shadow.Diff(ctx, b.Before, b.After)
 			if err != nil {
 				l.notes = append(l.notes, fmt.Sprintf("what %q changed in turn %d cannot be restored: %v", b.Command, b.Turn, err))
 				continue

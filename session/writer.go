@@ -30,6 +30,10 @@ type Writer struct {
 	now    func() time.Time
 	every  time.Duration
 	out    sink
+	// syncDir, when set, is the new file's folder: the writer goroutine
+	// syncs the header and the folder entry first, so that Create returns
+	// without waiting for the disk.
+	syncDir string
 
 	mu      sync.Mutex
 	seq     int64
@@ -85,15 +89,12 @@ func Create(home string, h Header, opts ...Option) (*Writer, error) {
 	if err == nil {
 		_, err = f.Write(line.Bytes())
 	}
-	if err == nil {
-		err = f.Sync()
-	}
 	if err != nil {
 		_ = f.Close()
 		_ = os.Remove(path)
 		return nil, fmt.Errorf("write session header to %s: %w", path, err)
 	}
-	syncDir(dir)
+	o.syncDir = dir // the writer syncs the header: Create does not wait for the disk
 	return newWriter(f, path, h, 0, o), nil
 }
 
@@ -149,6 +150,7 @@ func newWriter(out sink, path string, h Header, lastSeq int64, o options) *Write
 		flushed: make(map[string]bool),
 		wake:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
+		syncDir: o.syncDir,
 	}
 	go w.run()
 	return w
@@ -332,6 +334,14 @@ func (w *Writer) flushDeltasLocked() {
 // streamed text on its timer, answers Sync, and ends on Close.
 func (w *Writer) run() {
 	defer close(w.done)
+	if w.syncDir != "" {
+		if err := w.out.Sync(); err != nil {
+			w.mu.Lock()
+			w.err = fmt.Errorf("write session header to %s: %w", w.path, err)
+			w.mu.Unlock()
+		}
+		syncDir(w.syncDir)
+	}
 	timer := time.NewTimer(w.every)
 	timer.Stop()
 	defer timer.Stop()

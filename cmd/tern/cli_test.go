@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"os"
 	"os/exec"
@@ -175,7 +176,7 @@ func TestSweepSessionDirs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sweepSessionDirs(dir)
+	sweepSessionDirs(context.Background(), dir)
 	for n, keep := range names {
 		_, err := os.Stat(filepath.Join(dir, n))
 		if (err == nil) != keep {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -18,12 +19,14 @@ import (
 // sandbox is on and Landlock is available, the policy (the toolchain caches
 // and writable_roots writable, deny_read unreadable, no_network) and a
 // fresh session TMPDIR, with the function that removes that directory.
-func (c *cli) sandboxShell(cfg *config.Config) (tools.ShellOptions, sandbox.Status, func(), error) {
+func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config) (tools.ShellOptions, sandbox.Status, func(), error) {
 	st := sandbox.Check(cfg.Sandbox.V, cfg.NoNetwork.V)
 	if !st.Active {
 		return tools.ShellOptions{}, st, func() {}, nil
 	}
-	sweepSessionDirs(os.TempDir())
+	// Reading a crowded /tmp takes milliseconds the first frame need not
+	// wait for.
+	go sweepSessionDirs(ctx, os.TempDir())
 	tmp, err := os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return tools.ShellOptions{}, st, nil, fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
@@ -43,12 +46,15 @@ const sessionDirPrefix = "tern-session-"
 // sweepSessionDirs removes the session directories in dir left by tern
 // processes that are gone (killed before they could remove their own).
 // Another user's directories stay: removing them fails.
-func sweepSessionDirs(dir string) {
+func sweepSessionDirs(ctx context.Context, dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
+		if ctx.Err() != nil {
+			return
+		}
 		rest, ok := strings.CutPrefix(e.Name(), sessionDirPrefix)
 		if !ok || !e.IsDir() {
 			continue

@@ -124,14 +124,10 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 	if lastTurn > 0 {
 		rec.StartAfter(lastTurn)
 	}
-	sh, err := session.OpenShadow(ctx, home, ws.Root)
-	switch {
-	case errors.Is(err, session.ErrNoShadow):
-		sh = nil
-	case err != nil:
-		notef(notices, "tern: shell commands will not be snapshotted for rewind: %v\n", err)
-		sh = nil
-	}
+	// git takes tens of milliseconds to answer; the first frame does not
+	// wait for it. The checkpointer waits when the first command runs, and
+	// records why there are no snapshots if opening failed.
+	sh := session.OpenShadowAsync(ctx, home, ws.Root)
 	session.NewCheckpointer(rec, sh).Install(ws)
 	return &sessionLog{
 		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),

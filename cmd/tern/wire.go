@@ -155,7 +155,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	}
 	ws.OutputCap = cfg.OutputCap.V
 	ws.Secrets = cfg.SecretPatterns.V
-	shell, sandboxStatus, cleanup, err := c.sandboxShell(cfg)
+	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
