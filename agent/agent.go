@@ -244,17 +244,31 @@ func (a *Agent) Submit(text string) error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if err := a.admitLocked(); err != nil {
+		return err
+	}
+	a.start(&pendingTurn{text: a.takePlanNoteLocked(text)})
+	return nil
+}
+
+// admitLocked says whether a turn or compaction may start now. a.mu must
+// be held.
+func (a *Agent) admitLocked() error {
 	switch {
 	case a.stopped:
 		return ErrStopped
 	case a.busy:
 		return ErrBusy
 	}
-	a.busy = true
-	text = a.takePlanNoteLocked(text)
-	a.pending = &pendingTurn{text: text}
-	a.submit <- a.pending // never blocks: busy admits one pending turn at a time
 	return nil
+}
+
+// start hands p to Run's goroutine; a.mu must be held and admitLocked must
+// have said yes.
+func (a *Agent) start(p *pendingTurn) {
+	a.busy = true
+	a.pending = p
+	a.submit <- p // never blocks: busy admits one pending job at a time
 }
 
 // Cancel cancels the running turn and is a no-op when idle: the model stream

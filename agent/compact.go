@@ -99,15 +99,10 @@ func compactPrompt(focus string) string {
 func (a *Agent) Compact(focus string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	switch {
-	case a.stopped:
-		return ErrStopped
-	case a.busy:
-		return ErrBusy
+	if err := a.admitLocked(); err != nil {
+		return err
 	}
-	a.busy = true
-	a.pending = &pendingTurn{text: focus, compact: true}
-	a.submit <- a.pending // never blocks: busy admits one pending job at a time
+	a.start(&pendingTurn{text: focus, compact: true})
 	return nil
 }
 

@@ -1,17 +1,13 @@
 package mock_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/provider/mock"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -27,35 +23,7 @@ type turnLog struct {
 // through one turn in dir, answering approvals with decide.
 func runTurn(t *testing.T, dir, msg string, decide agent.DecisionKind) turnLog {
 	t.Helper()
-	ws, err := tools.NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.DefaultRegistry(ws, os.Environ())
-	a, err := agent.New(agent.Options{
-		Provider:  mock.New(mock.Options{}),
-		Model:     "mock",
-		Tools:     reg,
-		Workspace: ws,
-		Policy:    agent.PolicyAsk,
-		System:    agent.BuildSystemPrompt(agent.SystemInfo{OS: runtime.GOOS, Workspace: ws.Root}, reg),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.Run(ctx)
-	}()
-	defer func() {
-		cancel()
-		for range a.Events() {
-		}
-		<-done
-	}()
+	a := startAgent(t, dir, func(o *agent.Options) { o.Policy = agent.PolicyAsk })
 	if err := a.Submit(msg); err != nil {
 		t.Fatal(err)
 	}

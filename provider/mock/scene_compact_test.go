@@ -1,18 +1,13 @@
 package mock_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/provider/mock"
-	"github.com/ternhq/tern/tools"
 )
 
 // TestOfflineCompaction runs /compact through the real agent against the
@@ -29,31 +24,7 @@ func TestOfflineCompaction(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := tools.NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.DefaultRegistry(ws, os.Environ())
-	a, err := agent.New(agent.Options{
-		Provider: mock.New(mock.Options{}), Model: "mock", Tools: reg, Workspace: ws,
-		System: agent.BuildSystemPrompt(agent.SystemInfo{OS: runtime.GOOS, Workspace: ws.Root}, reg),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.Run(ctx)
-	}()
-	defer func() {
-		cancel()
-		for range a.Events() {
-		}
-		<-done
-	}()
+	a := startAgent(t, dir, nil)
 	wait := func(k agent.EventKind) agent.Event {
 		t.Helper()
 		for ev := range a.Events() {
@@ -115,22 +86,7 @@ func TestOfflineAutoCompactionMidTurn(t *testing.T) {
 		fmt.Fprintf(&src, "\n// step%d does step %d of the work.\nfunc step%d() int { return %d }\n", i, i, i, i)
 	}
 	dir := writeFiles(t, map[string]string{"main.go": src.String()})
-	ws, err := tools.NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.DefaultRegistry(ws, os.Environ())
-	a, err := agent.New(agent.Options{
-		Provider: mock.New(mock.Options{}), Model: "mock", Tools: reg, Workspace: ws,
-		System:        agent.BuildSystemPrompt(agent.SystemInfo{OS: runtime.GOOS, Workspace: ws.Root}, reg),
-		ContextWindow: 12000, CompactThreshold: 50,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	go a.Run(ctx)
+	a := startAgent(t, dir, func(o *agent.Options) { o.ContextWindow, o.CompactThreshold = 12000, 50 })
 	compactions := 0
 	for _, msg := range []string{"read main.go", "explain main.go"} {
 		if err := a.Submit(msg); err != nil {

@@ -1,17 +1,13 @@
 package mock_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/provider/mock"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -21,31 +17,7 @@ import (
 func TestOfflinePlanMode(t *testing.T) {
 	t.Parallel()
 	dir := writeFiles(t, map[string]string{"main.go": mainGo})
-	ws, err := tools.NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.DefaultRegistry(ws, os.Environ())
-	a, err := agent.New(agent.Options{
-		Provider: mock.New(mock.Options{}), Model: "mock", Tools: reg, Workspace: ws,
-		System: agent.BuildSystemPrompt(agent.SystemInfo{OS: runtime.GOOS, Workspace: ws.Root}, reg),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		a.Run(ctx)
-	}()
-	defer func() {
-		cancel()
-		for range a.Events() {
-		}
-		<-done
-	}()
+	a := startAgent(t, dir, nil)
 	// run collects the names of the tools that ran, allowing every request.
 	run := func() (ran []string, fin *agent.Finish) {
 		t.Helper()
