@@ -129,6 +129,12 @@ func TestBudgetDurationInterruptsARunningTool(t *testing.T) {
 	if len(done) != 2 || done[0].Result.Status != tools.StatusCancelled || done[1].Result.Status != tools.StatusCancelled {
 		t.Errorf("tool results: %+v", done)
 	}
+	// The model learns that the budget stopped the calls, not the user.
+	for _, ev := range done {
+		if out := ev.Result.Output; !strings.Contains(out, "time budget") || strings.Contains(out, "by the user") {
+			t.Errorf("result of %s says %q", ev.Call.Name, out)
+		}
+	}
 	checkEveryCallAnswered(t, h.a.Messages())
 	if n := len(h.prov.requests()); n != 1 {
 		t.Errorf("%d requests after the time ran out, want 1", n)

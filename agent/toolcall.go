@@ -2,7 +2,9 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -73,7 +75,7 @@ func (t *turn) runCalls(calls []*preparedCall) {
 	for _, pc := range calls {
 		var res ToolResult
 		if t.ctx.Err() != nil {
-			res = notRunCancelled()
+			res = t.notRunCancelled()
 		} else {
 			res = t.execute(pc)
 		}
@@ -82,8 +84,18 @@ func (t *turn) runCalls(calls []*preparedCall) {
 	}
 }
 
-func notRunCancelled() ToolResult {
-	return ToolResult{Status: tools.StatusCancelled, Output: "Cancelled by the user: the call was not run.", Summary: "cancelled"}
+// notRunCancelled is the result of a call the turn's end left unrun.
+func (t *turn) notRunCancelled() ToolResult {
+	return ToolResult{Status: tools.StatusCancelled, Output: t.stopReason() + ": the call was not run.", Summary: "cancelled"}
+}
+
+// stopReason says, for the model, why the turn stopped: the user, or a
+// budget (--max-duration) that interrupted it.
+func (t *turn) stopReason() string {
+	if errors.Is(context.Cause(t.ctx), ErrBudget) {
+		return "Stopped by the turn's time budget"
+	}
+	return "Cancelled by the user"
 }
 
 // execute checks, approves and runs one call.
@@ -168,7 +180,7 @@ func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
 	preview, err := pc.tool.Preview(t.ctx, pc.args)
 	if err != nil {
 		if t.ctx.Err() != nil {
-			return notRunCancelled()
+			return t.notRunCancelled()
 		}
 		// Nothing to approve: the call would fail (an edit whose text is not
 		// in the file); the model gets the reason and can retry.
@@ -196,7 +208,7 @@ func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
 				Output: "The user denied this call, so it was not run, and said: " + msg}
 		}
 	case Cancelled:
-		return ToolResult{Status: tools.StatusCancelled, Output: "Cancelled by the user: the call was not run.", Summary: "cancelled"}
+		return t.notRunCancelled()
 	case Deny:
 	}
 	return ToolResult{Status: tools.StatusDenied, Summary: "denied",
@@ -207,7 +219,7 @@ func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
 // turn's cancellation interrupts is reported cancelled, with what it printed.
 func (t *turn) run(pc *preparedCall) ToolResult {
 	if t.ctx.Err() != nil {
-		return notRunCancelled()
+		return t.notRunCancelled()
 	}
 	t.emit(Event{Kind: EventToolRunning, Call: pc.call})
 	// The tool may call output from its own goroutines; once Run returns,
@@ -231,7 +243,7 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
 		tr.Status = tools.StatusCancelled
 		tr.Summary = "cancelled"
-		tr.Output = "Cancelled by the user while it was running."
+		tr.Output = t.stopReason() + " while it was running."
 		if out := strings.TrimSpace(res.Output); out != "" {
 			tr.Output += " Output before it stopped:\n" + res.Output
 		}
