@@ -121,13 +121,19 @@ func (m *model) onUndo(msg undoMsg) tea.Cmd {
 // path, coloured like the tool cards' diffs.
 type changesBlock struct {
 	cache
-	diff string
+	// title heads the card; "" is /diff's.
+	title string
+	diff  string
 }
 
 func (b *changesBlock) cacheRef() *cache { return &b.cache }
 
 func (b *changesBlock) render(rc *renderCtx) []string {
-	out := []string{rc.th.bold.Render("Changes in this session")}
+	title := b.title
+	if title == "" {
+		title = "Changes in this session"
+	}
+	out := []string{rc.th.bold.Render(title)}
 	for _, f := range splitFiles(b.diff) {
 		out = append(out, "", "  "+rc.th.bold.Render(f.path))
 		if f.body == "" {

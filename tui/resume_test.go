@@ -65,7 +65,7 @@ func (f *fakeSessions) Turns(context.Context) (*Turns, error) {
 func (f *fakeSessions) Rewind(_ context.Context, turn int, mode RewindMode, c ConflictChoice) (*Switch, error) {
 	f.note("rewind %d mode=%d conflicts=%d", turn, mode, c)
 	if len(f.conflicts) > 0 && c == ConflictsAsk {
-		return nil, &RewindConflicts{Paths: f.conflicts}
+		return nil, &RewindConflicts{Paths: f.conflicts, Diffs: "--- a/parse.go\n+++ b/parse.go\n@@ -1 +1 @@\n-tern wrote this\n+edited by hand\n"}
 	}
 	return f.sw, nil
 }
@@ -317,6 +317,9 @@ func TestRewindAsksAboutConflicts(t *testing.T) {
 	pressS(m, keyEnter)
 	if m.pick == nil || !strings.Contains(m.pick.title, "parse.go") {
 		t.Fatalf("conflicting files not shown:\n%s", screen(m))
+	}
+	if scr := screen(m); !strings.Contains(scr, "edited by hand") || !strings.Contains(scr, "overwriting loses this") {
+		t.Fatalf("what overwriting would lose is not shown:\n%s", scr)
 	}
 	pressS(m, keyDown) // overwrite
 	pressS(m, keyEnter)

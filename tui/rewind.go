@@ -47,6 +47,9 @@ const (
 // ConflictsAsk when files changed outside tern since tern last wrote them.
 type RewindConflicts struct {
 	Paths []string
+	// Diffs are unified diffs from what tern left to what is there now:
+	// what overwriting would lose ("" when unknown).
+	Diffs string
 }
 
 // Error lists the conflicting files.
@@ -254,5 +257,9 @@ func (m *model) askConflicts(rc *RewindConflicts, retry func(ConflictChoice) tea
 			run: func(m *model) tea.Cmd { m.setNotice("rewind cancelled", false); return nil }},
 	}
 	title := "Changed outside tern since tern wrote " + them + ": " + list
+	if strings.TrimSpace(rc.Diffs) != "" {
+		m.tr.end()
+		m.tr.add(&changesBlock{title: "Changed outside tern since tern wrote " + them + " (overwriting loses this)", diff: sanitize.Clean(rc.Diffs)})
+	}
 	m.openPicker(newPicker(title, "↑/↓ · enter · esc cancel", items, false))
 }

@@ -231,10 +231,12 @@ func (s *switcher) afterRewind(res *session.RewindResult, err error, what string
 	switch {
 	case errors.Is(err, session.ErrConflicts) && res != nil:
 		paths := make([]string, len(res.Conflicts))
+		var diffs strings.Builder
 		for i, c := range res.Conflicts {
 			paths[i] = c.Path
+			diffs.WriteString(c.Diff)
 		}
-		return nil, &tui.RewindConflicts{Paths: paths}
+		return nil, &tui.RewindConflicts{Paths: paths, Diffs: s.redact(diffs.String())}
 	case res == nil || res.State == nil:
 		if err == nil {
 			err = errors.New("the rewind left no state to read back")

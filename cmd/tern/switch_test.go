@@ -267,6 +267,9 @@ func TestSwitcherRewindConflicts(t *testing.T) {
 	if !errors.As(err, &rc) || !reflect.DeepEqual(rc.Paths, []string{"a.txt"}) {
 		t.Fatalf("rewind over a file changed outside tern: %v", err)
 	}
+	if !strings.Contains(rc.Diffs, "-tern") || !strings.Contains(rc.Diffs, "+mine") {
+		t.Errorf("the conflict does not show what overwriting loses:\n%s", rc.Diffs)
+	}
 	if got, _ := os.ReadFile(abs); string(got) != "mine\n" {
 		t.Fatalf("a stopped rewind changed a.txt to %q", got)
 	}
