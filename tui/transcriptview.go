@@ -19,7 +19,7 @@ type transcriptView struct {
 	wraps map[block]*fullBlock // by the card they show; kept while closed for the folds
 	sel   *fullBlock           // the card tab selects and enter folds; nil for none
 	cards int                  // how many cards and reasoning blocks src holds
-	last  int                  // the cache revision of src's last block, to flag output below
+	last  int                  // the progress (else cache revision) of src's last block, to flag output below
 }
 
 // fullBlock shows a tool card or a reasoning block in the transcript view:
@@ -119,13 +119,37 @@ func (v *transcriptView) sync(src []block) {
 	}
 	v.src = append(v.src[:len(v.src):len(v.src)], src[len(v.src):]...)
 	if len(src) > 0 {
-		if rev := src[len(src)-1].cacheRef().rev; rev != v.last {
+		last := src[len(src)-1]
+		rev := last.cacheRef().rev
+		if p, ok := last.(progresser); ok {
+			rev = p.progress()
+		}
+		if rev != v.last {
 			v.last = rev
 			if !v.tr.follow {
 				v.tr.below = true
 			}
 		}
 	}
+}
+
+// progresser is a block that also changes when nothing new arrives (a
+// running card's or reasoning's clock); progress measures what it holds, so
+// a clock tick is not flagged as new output below.
+type progresser interface {
+	progress() int
+}
+
+func (c *toolCard) progress() int {
+	return int(c.state)<<48 + c.output.Len() + len(c.result) + len(c.diff) + len(c.errText)
+}
+
+func (b *reasoningBlock) progress() int {
+	n := b.src.Len()
+	if b.done {
+		n = -n - 1
+	}
+	return n
 }
 
 // rebuild replaces the mirrored list after blocks were removed or the

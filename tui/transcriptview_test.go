@@ -445,3 +445,30 @@ func TestTranscriptViewCtrlC(t *testing.T) {
 		t.Fatalf("ctrl+c when idle: open %v, notice %q", m.tv.isOpen(), m.notice)
 	}
 }
+
+// A running card's clock changes it at every frame; only output it gains is
+// flagged as new below a view scrolled up.
+func TestTranscriptViewClockIsNotNewOutput(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	sessionWithCards(t, m)
+	fb.startOnSubmit = true
+	typeText(m, "run it")
+	press(m, keyEnter)
+	events(m, callEvents("r", "run_shell", `{"command":"sleep 5"}`, agent.Event{Kind: agent.EventToolRunning})...)
+	frame(m)
+	press(m, keyCtrlT)
+	press(m, keyHome)
+	for range 3 {
+		m.rc.now = m.rc.now.Add(spinnerEvery)
+		frame(m)
+		if s := screen(m); strings.Contains(s, "new output below") {
+			t.Fatalf("a clock tick was flagged as new output:\n%s", s)
+		}
+	}
+	events(m, agent.Event{Kind: agent.EventToolOutput, Call: &agent.Call{ID: "r", Name: "run_shell"}, Text: "woke up\n"})
+	frame(m)
+	if s := screen(m); !strings.Contains(s, "new output below") {
+		t.Fatalf("output of the running command was not flagged:\n%s", s)
+	}
+}
