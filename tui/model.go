@@ -22,7 +22,7 @@ import (
 const (
 	frameMin     = 33 * time.Millisecond
 	frameMax     = 100 * time.Millisecond
-	frameShare   = 40
+	frameShare   = 60
 	spinnerEvery = 100 * time.Millisecond
 	quitWindow   = time.Second
 	// dialogKeyGuard is how long after an approval dialog appears its answer
