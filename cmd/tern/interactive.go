@@ -14,7 +14,6 @@ import (
 // interactive is `tern` without a subcommand: it wires a session and shows
 // the full-screen interface on it.
 func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessionChoice) int {
-	tui.Warm() // overlaps the first frame's one-time set-up with the wiring below
 	cfg, err := c.loadConfig(flags)
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	// Builds the width tables the first frame needs while packages load.
+	_ "github.com/ternhq/tern/internal/warm"
 	"github.com/ternhq/tern/tools/sandbox"
 )
 
@@ -32,6 +34,9 @@ func main() {
 	// mode, which confines itself and then runs the command; it never
 	// returns here.
 	sandbox.MaybeRunLauncher()
+	if term.IsTerminal(os.Stdout.Fd()) {
+		pauseCollector(collectorPause) // the interface may be about to draw its first frame
+	}
 	os.Exit(newCLI().main(context.Background(), os.Args[1:]))
 }
 
