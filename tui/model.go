@@ -11,6 +11,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tui/markdown"
 )
 
 // Frame pacing: a frame re-renders what streamed since the last one. While
@@ -201,11 +202,25 @@ func (m *model) Init() tea.Cmd {
 		loadHistory(m.opts.Home),
 		tea.Raw(altScrollOn),
 		m.startResume(),
+		warmMarkdown(m.rc.th.md),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	return tea.Batch(cmds...)
+}
+
+// warmDelay lets the first frame out before the Markdown warm-up competes
+// with it for the CPU.
+const warmDelay = 150 * time.Millisecond
+
+// warmMarkdown fills the highlighter's registries in the background shortly
+// after start, so the first code block of an answer does not wait ~25 ms.
+func warmMarkdown(style markdown.Style) tea.Cmd {
+	return tea.Tick(warmDelay, func(time.Time) tea.Msg {
+		markdown.Warm(style)
+		return nil
+	})
 }
 
 // eventsMsg carries the agent events that were waiting, in order.
