@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
@@ -97,7 +98,10 @@ type sessionLog struct {
 	home   string
 	// notices receives what went wrong while recording.
 	notices io.Writer
-	mu      sync.Mutex
+	// shadow is the snapshot repository, opened in the background; close
+	// waits for git to finish, so none runs on in TERN_HOME after exit.
+	shadow *session.PendingShadow
+	mu     sync.Mutex
 }
 
 // openLog starts the log: a new session, the resumed one (appending), or a
@@ -131,7 +135,7 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 	session.NewCheckpointer(rec, sh).Install(ws)
 	return &sessionLog{
 		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),
-		root: ws.Root, header: h, home: home, notices: notices,
+		root: ws.Root, header: h, home: home, notices: notices, shadow: sh,
 	}, nil
 }
 
@@ -201,8 +205,20 @@ func (l *sessionLog) close() error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return closeWriter(l.recorder, l.writer)
+	err := closeWriter(l.recorder, l.writer)
+	if l.shadow != nil {
+		// A run shorter than git's start-up would otherwise exit with git
+		// still writing the repository; a git that hangs is left to itself.
+		ctx, cancel := context.WithTimeout(context.Background(), shadowCloseWait)
+		_ = l.shadow.Err(ctx) // why there is no repository was reported when it mattered
+		cancel()
+	}
+	return err
 }
+
+// shadowCloseWait bounds how long closing the log waits for the snapshot
+// repository to finish opening.
+const shadowCloseWait = 5 * time.Second
 
 // closeWriter flushes rec into w and closes it. A log that never got a
 // turn is removed, so opening tern and quitting leaves no empty session
