@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ternhq/tern/provider"
@@ -70,6 +71,11 @@ type Options struct {
 	// before it is sent; 0 means DefaultCompactThreshold and a negative
 	// value turns automatic compaction off.
 	CompactThreshold int
+	// BeforeRequest, when set, runs before each model request with how many
+	// events the agent has emitted so far. The session log waits in it until
+	// it has recorded them, so a tool result the model is sent is in the log
+	// even when tern is killed the moment after.
+	BeforeRequest func(ctx context.Context, emitted uint64)
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -81,7 +87,9 @@ type Agent struct {
 	deny   []rule
 	home   string
 	events chan Event
-	submit chan *pendingTurn
+	// emitted counts the events sent on events, for BeforeRequest.
+	emitted atomic.Uint64
+	submit  chan *pendingTurn
 	// backoff says how long to wait before retry attempt n (from 1).
 	backoff func(attempt int, err error) time.Duration
 	// maxRetries is how many times a failed model call is tried again.
@@ -380,14 +388,17 @@ func (a *Agent) request() provider.Request {
 
 // emit sends an event, waiting while the channel is full; it gives up only
 // when Run's context is done, so a shutdown never hangs on a gone consumer.
-func emit(ctx context.Context, ch chan<- Event, ev Event) {
+// It reports whether the event was sent.
+func emit(ctx context.Context, ch chan<- Event, ev Event) bool {
 	select {
 	case ch <- ev:
-		return
+		return true
 	default:
 	}
 	select {
 	case ch <- ev:
+		return true
 	case <-ctx.Done():
+		return false
 	}
 }

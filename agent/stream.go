@@ -89,6 +89,9 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 // streamOnce streams one attempt, emitting text, reasoning and call starts as
 // they arrive.
 func (t *turn) streamOnce(req provider.Request) *attempt {
+	if before := t.a.opts.BeforeRequest; before != nil {
+		before(t.ctx, t.a.emitted.Load())
+	}
 	at := &attempt{sent: time.Now()}
 	s, err := t.a.opts.Provider.Stream(t.ctx, req)
 	if err != nil {

@@ -76,7 +76,9 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 // emit sends an event of this turn.
 func (t *turn) emit(ev Event) {
 	ev.Turn = t.n
-	emit(t.runCtx, t.a.events, ev)
+	if emit(t.runCtx, t.a.events, ev) {
+		t.a.emitted.Add(1)
+	}
 }
 
 // finish describes the end of the turn. A turn cancelled because its time

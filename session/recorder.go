@@ -41,6 +41,8 @@ type Recorder struct {
 	// are written with the result of the tool that made the change.
 	files []Body
 	err   error
+	// handled counts the events Tap has recorded, for WaitRecorded.
+	handled handledCount
 }
 
 // liveAnswer is the assistant message being streamed.
@@ -147,6 +149,7 @@ func (r *Recorder) Tap(ctx context.Context, in <-chan agent.Event) <-chan agent.
 					return
 				}
 				r.Handle(ev)
+				r.handled.add()
 				select {
 				case out <- ev:
 				case <-ctx.Done():
@@ -156,6 +159,15 @@ func (r *Recorder) Tap(ctx context.Context, in <-chan agent.Event) <-chan agent.
 		}
 	}()
 	return out
+}
+
+// WaitRecorded returns once Tap has recorded n events (counted from its
+// start), tool results synced to disk among them, or with ctx's error when
+// it ends first. Give it the agent's count of emitted events before a model
+// request (agent.Options.BeforeRequest), so that what the model is sent is
+// in the log.
+func (r *Recorder) WaitRecorded(ctx context.Context, n uint64) error {
+	return r.handled.wait(ctx, n)
 }
 
 // ModelChanged records that later requests use model (call it with

@@ -139,6 +139,17 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 	}, nil
 }
 
+// waitRecorded waits until the log holds the first emitted events of the
+// agent (its BeforeRequest): what the model is about to be sent, tool
+// results included, survives a kill. It returns at once without a log, and
+// when ctx ends (the turn is cancelled and sends nothing).
+func (l *sessionLog) waitRecorded(ctx context.Context, emitted uint64) {
+	if l == nil {
+		return
+	}
+	_ = l.recorder.WaitRecorded(ctx, emitted) // a cancelled wait means no request follows
+}
+
 // ID is the running session's id; "" when nothing is recorded (a nil log).
 func (l *sessionLog) ID() string {
 	if l == nil {

@@ -252,6 +252,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		// the conservative default /context assumes too.
 		ContextWindow:    cmp.Or(cfg.ModelSettings(model).ContextWindow, assumedContextWindow),
 		CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
+		BeforeRequest:    log.waitRecorded,
 	})
 	if err != nil {
 		_ = log.close()
