@@ -97,6 +97,14 @@ func reportMedian(b *testing.B, samples []time.Duration) {
 func BenchmarkStreamDelta(b *testing.B) {
 	m := benchModel(b, 500)
 	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTurnStarted, Turn: 1}}})
+	streamDeltas(b, m)
+}
+
+// streamDeltas streams a word per iteration into m's open answer, with a
+// paragraph break every 40, through the next frame to View, and reports
+// the median time of one.
+func streamDeltas(b *testing.B, m *model) {
+	b.Helper()
 	words := strings.Fields("The parser now reuses its token buffer, so a long input no longer allocates per token; the benchmark shows it.")
 	var samples []time.Duration
 	b.ResetTimer()

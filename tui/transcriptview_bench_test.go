@@ -55,21 +55,7 @@ func BenchmarkTranscriptViewDelta(b *testing.B) {
 	if !m.tv.isOpen() {
 		b.Fatal("the view did not open")
 	}
-	words := strings.Fields("The parser now reuses its token buffer, so a long input no longer allocates per token; the benchmark shows it.")
-	var samples []time.Duration
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		text := words[i%len(words)] + " "
-		if i%40 == 39 {
-			text += "\n\n"
-		}
-		start := time.Now()
-		m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Text: text}}})
-		m.Update(frameMsg{id: m.frameID})
-		_ = m.View()
-		samples = append(samples, time.Since(start))
-	}
-	reportMedian(b, samples)
+	streamDeltas(b, m)
 }
 
 // BenchmarkTranscriptViewOpen measures ctrl+t and its first frame, then the
