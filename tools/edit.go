@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 )
@@ -91,7 +90,7 @@ func (t *editFile) Run(ctx context.Context, args json.RawMessage, _ func(string)
 	if err := t.w.beforeWrite(p.abs, p.rel); err != nil {
 		return failureResult(fmt.Errorf("edit %s: the file was not changed because its current content could not be saved first: %w", displayPath(p.rel), err))
 	}
-	if err := writeFileAtomic(p.abs, []byte(p.after), p.mode); err != nil {
+	if err := t.w.replaceFile(p.rel, []byte(p.after), p.mode, false); err != nil {
 		return failureResult(fmt.Errorf("edit %s: %w", displayPath(p.rel), err))
 	}
 	t.w.Files.Record(p.abs, []byte(p.after))
@@ -132,18 +131,22 @@ func (t *editFile) plan(raw json.RawMessage) (editPlan, error) {
 	if err := t.w.CheckWritable(rel); err != nil {
 		return editPlan{}, &toolError{short: "refused", msg: err.Error()}
 	}
-	fi, err := os.Stat(abs)
+	o, err := t.w.openChange(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return editPlan{}, &toolError{short: "no such file", msg: fmt.Sprintf("%s does not exist; use write_file to create it", displayPath(rel))}
 	case err != nil:
-		return editPlan{}, fmt.Errorf("stat %s: %w", displayPath(rel), err)
+		return editPlan{}, &toolError{short: "refused", msg: fmt.Sprintf("edit %s: %v", displayPath(rel), err)}
+	}
+	defer func() { _ = o.f.Close() }()
+	fi := o.info
+	switch {
 	case fi.IsDir():
 		return editPlan{}, &toolError{short: "is a directory", msg: fmt.Sprintf("%s is a directory, not a file", displayPath(rel))}
 	case !fi.Mode().IsRegular():
 		return editPlan{}, &toolError{short: "not a regular file", msg: fmt.Sprintf("%s is not a regular file", displayPath(rel))}
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readAllSized(o.f, fi.Size())
 	if err != nil {
 		return editPlan{}, fmt.Errorf("read %s: %w", displayPath(rel), err)
 	}

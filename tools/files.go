@@ -15,7 +15,7 @@ var errEnoughFiles = errors.New("enough files")
 // tools would refuse.
 func (w *Workspace) ListFiles(ctx context.Context, max int) ([]string, error) {
 	var files []string
-	_, err := walkFiles(ctx, w, w.Root, "", walkOptions{}, func(f walkFile) error {
+	_, err := walkFiles(ctx, w, "", walkOptions{}, func(f walkFile) error {
 		files = append(files, f.rel)
 		if max > 0 && len(files) >= max {
 			return errEnoughFiles

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/sys/unix"
 )
 
 // ignoreRule is one pattern line of a .gitignore file.
@@ -103,6 +104,28 @@ func readIgnoreFile(path string) ([]byte, error) {
 	return data, err
 }
 
+// readIgnoreAt reads the .gitignore of the open directory d, opened
+// relative to it without following a symlink or blocking on a FIFO, when it
+// is a regular file of reasonable size.
+func readIgnoreAt(d *os.File) ([]byte, error) {
+	var (
+		data []byte
+		rerr error
+	)
+	if err := dirControl(d, func(dirfd int) {
+		fd, err := openatRetry(dirfd, ".gitignore", unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC)
+		if err != nil {
+			rerr = err
+			return
+		}
+		defer func() { _ = unix.Close(fd) }()
+		data, _, rerr = readFd(fd, nil, maxIgnoreFileSize)
+	}); err != nil {
+		return nil, err
+	}
+	return data, rerr
+}
+
 // trimIgnoreSpaces drops trailing spaces unless escaped with a backslash.
 func trimIgnoreSpaces(line string) string {
 	for strings.HasSuffix(line, " ") && !strings.HasSuffix(line, `\ `) {
@@ -173,10 +196,30 @@ func (s ignoreStack) with(dirAbs, dirRel string) ignoreStack {
 	return append(out, &ignoreFile{base: dirRel, rules: rules})
 }
 
+// withFile returns the stack extended by the .gitignore in the open
+// directory d (workspace path dirRel), if it has one.
+func (s ignoreStack) withFile(d *os.File, dirRel string) ignoreStack {
+	data, err := readIgnoreAt(d)
+	if err != nil {
+		return s
+	}
+	rules := parseIgnore(string(data))
+	if len(rules) == 0 {
+		return s
+	}
+	out := make(ignoreStack, len(s), len(s)+1)
+	copy(out, s)
+	return append(out, &ignoreFile{base: dirRel, rules: rules})
+}
+
 // rootIgnores returns the ignore files that apply at the workspace root: the
 // .gitignore files and .git/info/exclude of an enclosing repository whose top
 // lies above the root, then the root's own .git/info/exclude and .gitignore.
-func rootIgnores(root string) ignoreStack {
+func rootIgnores(root string) ignoreStack { return enclosingIgnores(root).with(root, "") }
+
+// enclosingIgnores returns the ignore files of rootIgnores but the root's
+// own .gitignore, which the walk reads through its handle on the root.
+func enclosingIgnores(root string) ignoreStack {
 	var stack ignoreStack
 	// Find the repository top: the nearest directory at or above root that
 	// holds .git. Ignore files above the root only count inside a repository.
@@ -206,7 +249,7 @@ func rootIgnores(root string) ignoreStack {
 			}
 		}
 	}
-	return stack.with(root, "")
+	return stack
 }
 
 // appendIgnoreFile adds the rules in file, which apply from dir (at or above

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -119,11 +118,14 @@ func (t *grepTool) Run(ctx context.Context, args json.RawMessage, _ func(string)
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	abs, rel, err := t.w.Resolve(a.Path)
+	_, rel, err := t.w.Resolve(a.Path)
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	info, err := os.Stat(abs)
+	if inGitDir(rel) {
+		return errorResult(gitRefusal(rel))
+	}
+	info, err := t.w.statInside(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return errorResult(fmt.Sprintf("%s does not exist; use list_files to find the right path", displayPath(rel)))
@@ -152,7 +154,7 @@ func (t *grepTool) Run(ctx context.Context, args json.RawMessage, _ func(string)
 
 	s := &grepSearch{m: m, context: a.ContextLines}
 	s.pending = make(map[int]grepFileResult)
-	stats, err := s.run(ctx, t.w, abs, rel, opts)
+	stats, err := s.run(ctx, t.w, rel, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{Status: StatusCancelled, Output: "grep cancelled"}
@@ -235,7 +237,7 @@ type grepJob struct {
 
 // run walks and searches; it returns when every file is searched or ctx is
 // done, and leaves no goroutine behind.
-func (s *grepSearch) run(ctx context.Context, w *Workspace, abs, rel string, opts walkOptions) (walkStats, error) {
+func (s *grepSearch) run(ctx context.Context, w *Workspace, rel string, opts walkOptions) (walkStats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan grepJob, 256)
@@ -248,12 +250,14 @@ func (s *grepSearch) run(ctx context.Context, w *Workspace, abs, rel string, opt
 		}()
 	}
 	seq := 0
-	stats, err := walkFiles(ctx, w, abs, rel, opts, func(f walkFile) error {
+	opts.open = true
+	stats, err := walkFiles(ctx, w, rel, opts, func(f walkFile) error {
 		select {
 		case jobs <- grepJob{seq: seq, f: f}:
 			seq++
 			return nil
 		case <-ctx.Done():
+			_ = syscall.Close(f.fd)
 			return ctx.Err()
 		}
 	})
@@ -278,6 +282,8 @@ func (s *grepSearch) worker(ctx context.Context, jobs <-chan grepJob) {
 		var r grepFileResult
 		if ctx.Err() == nil {
 			r = s.searchFile(job.f, &bufs)
+		} else {
+			_ = syscall.Close(job.f.fd)
 		}
 		s.add(job.seq, r)
 	}
@@ -286,7 +292,8 @@ func (s *grepSearch) worker(ctx context.Context, jobs <-chan grepJob) {
 // searchFile reads and searches one file.
 func (s *grepSearch) searchFile(f walkFile, bufs *grepBuffers) grepFileResult {
 	r := grepFileResult{rel: f.rel}
-	data, buf, err := readRegularFile(f.abs, bufs.file, grepMaxFileSize)
+	data, buf, err := readFd(f.fd, bufs.file, grepMaxFileSize)
+	_ = syscall.Close(f.fd)
 	bufs.file = buf
 	switch {
 	case errors.Is(err, errTooLarge):
@@ -325,12 +332,17 @@ func readRegularFile(path string, buf []byte, limit int64) (data, newBuf []byte,
 		return nil, buf, err
 	}
 	defer func() { _ = syscall.Close(fd) }()
+	return readFd(fd, buf, limit)
+}
+
+// readFd is readRegularFile for a file already open; it does not close fd.
+func readFd(fd int, buf []byte, limit int64) (data, newBuf []byte, err error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return nil, buf, err
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, buf, fmt.Errorf("%s is not a regular file", path)
+		return nil, buf, errors.New("not a regular file")
 	}
 	size := st.Size
 	if size > limit {

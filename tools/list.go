@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -81,11 +80,14 @@ func (t *listFilesTool) Run(ctx context.Context, args json.RawMessage, _ func(st
 	if pattern != "" && !doublestar.ValidatePattern(pattern) {
 		return errorResult(fmt.Sprintf("invalid glob pattern %q: check brackets and braces; \"**\" must be a whole path segment, as in \"src/**/*.go\"", a.Pattern))
 	}
-	abs, rel, err := t.w.Resolve(a.Path)
+	_, rel, err := t.w.Resolve(a.Path)
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	info, err := os.Stat(abs)
+	if inGitDir(rel) {
+		return errorResult(gitRefusal(rel))
+	}
+	info, err := t.w.statInside(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return errorResult(fmt.Sprintf("%s does not exist; list the parent directory to see what is there", displayPath(rel)))
@@ -114,7 +116,7 @@ func (t *listFilesTool) Run(ctx context.Context, args json.RawMessage, _ func(st
 	budget := outputCap(t.w) - listFooterRoom
 	var b strings.Builder
 	shown, total, full := 0, 0, false
-	stats, err := walkFiles(ctx, t.w, abs, rel, opts, func(f walkFile) error {
+	stats, err := walkFiles(ctx, t.w, rel, opts, func(f walkFile) error {
 		total++
 		if full {
 			return nil

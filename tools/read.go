@@ -104,28 +104,39 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 	if err := ctx.Err(); err != nil {
 		return Result{Status: StatusCancelled, Output: "read_file cancelled"}
 	}
-	abs, rel, err := t.w.Resolve(a.Path)
+	_, rel, err := t.w.Resolve(a.Path)
 	if err != nil {
 		return errorResult(err.Error())
 	}
 	if t.w.IsSecret(rel) || t.w.IsSecret(a.Path) {
 		return errorResult(secretRefusal(t.w, rel))
 	}
-	info, err := os.Stat(abs)
+	if inGitDir(rel) {
+		return errorResult(gitRefusal(rel))
+	}
+	o, err := t.w.openRead(rel)
+	var refused *shownError
 	switch {
+	case errors.As(err, &refused):
+		return errorResult(refused.msg)
 	case errors.Is(err, fs.ErrNotExist):
 		return errorResult(fmt.Sprintf("%s does not exist; use list_files to find the right path", displayPath(rel)))
 	case err != nil:
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
+	}
+	defer func() { _ = o.f.Close() }()
+	rel, info := o.rel, o.info
+	abs := o.abs(t.w)
+	switch {
 	case info.IsDir():
 		return errorResult(fmt.Sprintf("%s is a directory; use list_files to see the files in it", displayPath(rel)))
 	case !info.Mode().IsRegular():
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s); read_file only reads files", displayPath(rel), info.Mode().Type()))
 	}
 	if info.Size() > t.wholeMax {
-		return t.readLarge(ctx, abs, rel, a, info.Size())
+		return t.readLarge(ctx, o.f, rel, a, info.Size())
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readAllSized(o.f, info.Size())
 	if err != nil {
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
 	}
@@ -167,12 +178,7 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 
 // readLarge streams a file too big to load, showing only the requested
 // window. Such files are not recorded, so edit_file will not edit them.
-func (t *readFileTool) readLarge(ctx context.Context, abs, rel string, a readArgs, size int64) Result {
-	f, err := os.Open(abs)
-	if err != nil {
-		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
-	}
-	defer func() { _ = f.Close() }()
+func (t *readFileTool) readLarge(ctx context.Context, f *os.File, rel string, a readArgs, size int64) Result {
 	// A single line can be gigabytes long (a sparse file costs nothing to
 	// make); reading through it must still stop when the call is cancelled.
 	br := bufio.NewReaderSize(ctxReader{ctx: ctx, r: f}, 64<<10)
@@ -208,6 +214,13 @@ func (t *readFileTool) readLarge(ctx context.Context, abs, rel string, a readArg
 	// A name long enough to leave no room for lines still gets the cap.
 	res.Output = Cap(res.Output+note, outputCap(t.w), "call read_file with a smaller limit")
 	return res
+}
+
+// readAllSized reads f to its end, sized for the size fstat gave.
+func readAllSized(f io.Reader, size int64) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(f)
+	return buf.Bytes(), err
 }
 
 // ctxReader fails reads once ctx is done.

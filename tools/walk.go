@@ -2,22 +2,24 @@ package tools
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // walkFile is one regular file found by walkFiles.
 type walkFile struct {
 	// rel is the slash-separated path relative to the workspace root.
 	rel string
-	// abs is where to read it: the path itself, or for a symlink its
-	// resolved target (always inside the workspace).
-	abs string
-	// linked is set when abs is a symlink's target.
-	linked bool
+	// fd is the file, opened read-only, when walkOptions.open is set: the
+	// visitor owns it and must close it. -1 otherwise.
+	fd int
 }
 
 // walkOptions tune walkFiles.
@@ -25,97 +27,152 @@ type walkOptions struct {
 	// keep, if set, filters files before they are counted or visited; rel
 	// is relative to the workspace root.
 	keep func(rel string) bool
+	// open makes walkFiles open each file it visits (walkFile.fd).
+	open bool
 }
 
 // walkStats counts what walkFiles left out.
 type walkStats struct {
-	// secret counts files hidden because Workspace.IsSecret matched them.
+	// secret counts files hidden because they are secret files: by name
+	// (Workspace.IsSecret) or as hard links to one.
 	secret int
 }
 
-// walkFiles visits the regular files under startAbs (a directory or file
-// already resolved by Workspace.Resolve; startRel is its relative path) in a
-// fixed order: depth first, directory entries sorted by name. It skips .git,
+// walkFiles visits the regular files under the workspace path startRel (a
+// directory or file already resolved by Workspace.Resolve) in a fixed
+// order: depth first, directory entries sorted by name. It skips .git,
 // whatever .gitignore files exclude (the root's, nested ones, those of an
-// enclosing repository, and .git/info/exclude), secret files, special files,
-// symlinked directories (never followed, so no loops or escapes) and
-// symlinked files whose target lies outside the workspace. An explicitly
-// named start path is visited even when ignored. visit returning an error
-// stops the walk with that error.
-func walkFiles(ctx context.Context, w *Workspace, startAbs, startRel string, opts walkOptions, visit func(walkFile) error) (walkStats, error) {
+// enclosing repository, and .git/info/exclude), secret files and hard links
+// to them, special files, symlinked directories (never followed, so no
+// loops or escapes) and symlinked files whose target lies outside the
+// workspace. An explicitly named start path is visited even when ignored.
+// visit returning an error stops the walk with that error.
+//
+// Every folder is opened relative to its parent's handle with O_NOFOLLOW,
+// from the workspace's *os.Root down, and every file relative to its
+// folder's handle, so a folder or file swapped for a symlink during the
+// walk is skipped, never followed out of the workspace.
+func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOptions, visit func(walkFile) error) (walkStats, error) {
 	var st walkStats
-	wk := &walker{ctx: ctx, w: w, opts: opts, visit: visit, stats: &st}
-	info, err := os.Stat(startAbs)
+	r, done, err := w.fsRoot()
 	if err != nil {
 		return st, err
 	}
+	defer done()
+	wk := &walker{ctx: ctx, w: w, r: r, opts: opts, visit: visit, stats: &st}
 	if startRel == "." {
 		startRel = ""
+	}
+	if inGitDir(startRel) {
+		return st, &shownError{gitRefusal(startRel)}
+	}
+	f, err := r.OpenFile(rootName(startRel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return st, rootError(startRel, err)
+	}
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
+	if err != nil {
+		return st, err
+	}
+	real, known, err := w.fdRel(f)
+	if err != nil {
+		return st, fmt.Errorf("%s %w", displayPath(startRel), err)
+	}
+	if real == "." {
+		real = ""
+	}
+	if known && real != startRel {
+		return st, fmt.Errorf("%s %w", displayPath(startRel), errSwapped)
 	}
 	if !info.IsDir() {
 		if !info.Mode().IsRegular() {
 			return st, nil
 		}
-		return st, wk.file(walkFile{rel: startRel, abs: startAbs})
+		if opts.keep != nil && !opts.keep(startRel) {
+			return st, nil
+		}
+		if err := w.checkShown(startRel, info, !known, &wk.idx); err != nil {
+			return st, err
+		}
+		fd := -1
+		if opts.open {
+			if fd, err = dupFile(f); err != nil {
+				return st, err
+			}
+		}
+		return st, visit(walkFile{rel: startRel, fd: fd})
 	}
-	stack := ignoresFor(w.Root, startRel)
-	return st, wk.dir(startAbs, startRel, stack)
+	return st, wk.dir(f, startRel, wk.ignoresFor(startRel))
+}
+
+// dupFile returns a new descriptor for f, which the caller owns.
+func dupFile(f *os.File) (int, error) {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd, derr := -1, error(nil)
+	if err := sc.Control(func(p uintptr) { fd, derr = unix.FcntlInt(p, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
+		return -1, err
+	}
+	return fd, derr
 }
 
 // ignoresFor builds the ignore stack that applies inside the workspace
-// directory rel, reading .gitignore files from the root down.
-func ignoresFor(root, rel string) ignoreStack {
-	stack := rootIgnores(root)
+// directory rel, reading the .gitignore files of its parents from the root
+// down (rel's own is read when it is walked).
+func (wk *walker) ignoresFor(rel string) ignoreStack {
+	stack := enclosingIgnores(wk.w.Root)
 	if rel == "" {
 		return stack
 	}
-	dirAbs, dirRel := root, ""
-	for _, part := range strings.Split(rel, "/") {
-		dirAbs += string(filepath.Separator) + part
+	d, err := wk.r.Open(".")
+	if err != nil {
+		return stack
+	}
+	stack = stack.withFile(d, "")
+	parts := strings.Split(rel, "/")
+	dirRel := ""
+	for _, part := range parts[:len(parts)-1] {
+		sub, err := openDirAt(d, part)
+		_ = d.Close()
+		if err != nil {
+			return stack
+		}
+		d = sub
 		if dirRel == "" {
 			dirRel = part
 		} else {
 			dirRel += "/" + part
 		}
-		stack = stack.with(dirAbs, dirRel)
+		stack = stack.withFile(d, dirRel)
 	}
+	_ = d.Close()
 	return stack
 }
 
 type walker struct {
 	ctx   context.Context
 	w     *Workspace
+	r     *os.Root
 	opts  walkOptions
 	visit func(walkFile) error
 	stats *walkStats
+	// idx knows the workspace's secret files, for hard links; built only
+	// when a file with several links is met.
+	idx secretIndex
 }
 
-// file applies the per-file filters and visits f.
-func (wk *walker) file(f walkFile) error {
-	if wk.opts.keep != nil && !wk.opts.keep(f.rel) {
-		return nil
-	}
-	// A link with an innocent name must not expose a secret target.
-	if wk.w.IsSecret(f.rel) || f.linked && wk.w.IsSecret(filepath.Base(f.abs)) {
-		wk.stats.secret++
-		return nil
-	}
-	return wk.visit(f)
-}
-
-// dir walks one directory; stack holds the ignore files of its parents.
-func (wk *walker) dir(abs, rel string, stack ignoreStack) error {
+// dir walks the open directory d (workspace path rel); stack holds the
+// ignore files of its parents.
+func (wk *walker) dir(d *os.File, rel string, stack ignoreStack) error {
 	if err := wk.ctx.Err(); err != nil {
 		return err
 	}
-	d, err := os.Open(abs)
-	if err != nil {
-		// An unreadable directory is left out rather than failing the walk.
-		return nil
-	}
 	entries, err := d.ReadDir(-1)
-	_ = d.Close()
 	if err != nil && len(entries) == 0 {
+		// An unreadable directory is left out rather than failing the walk.
 		return nil
 	}
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
@@ -125,15 +182,16 @@ func (wk *walker) dir(abs, rel string, stack ignoreStack) error {
 		if _, found := slices.BinarySearchFunc(entries, ".gitignore", func(e fs.DirEntry, name string) int {
 			return strings.Compare(e.Name(), name)
 		}); found {
-			stack = stack.with(abs, rel)
+			stack = stack.withFile(d, rel)
 		}
+	} else {
+		stack = stack.withFile(d, "")
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if name == ".git" {
+		if inGitDir(name) {
 			continue
 		}
-		childAbs := abs + string(filepath.Separator) + name
 		childRel := name
 		if rel != "" {
 			childRel = rel + "/" + name
@@ -143,25 +201,27 @@ func (wk *walker) dir(abs, rel string, stack ignoreStack) error {
 			if stack.ignored(childRel, true) {
 				continue
 			}
-			if err := wk.dir(childAbs, childRel, stack); err != nil {
+			sub, err := openDirAt(d, name)
+			if err != nil {
+				continue // gone, unreadable, or swapped for a symlink
+			}
+			err = wk.dir(sub, childRel, stack)
+			_ = sub.Close()
+			if err != nil {
 				return err
 			}
 		case typ.IsRegular():
 			if stack.ignored(childRel, false) {
 				continue
 			}
-			if err := wk.file(walkFile{rel: childRel, abs: childAbs}); err != nil {
+			if err := wk.regular(d, name, childRel); err != nil {
 				return err
 			}
 		case typ&fs.ModeSymlink != 0:
 			if stack.ignored(childRel, false) {
 				continue
 			}
-			target, ok := wk.symlinkTarget(childAbs)
-			if !ok {
-				continue
-			}
-			if err := wk.file(walkFile{rel: childRel, abs: target, linked: true}); err != nil {
+			if err := wk.symlink(childRel); err != nil {
 				return err
 			}
 		}
@@ -170,22 +230,142 @@ func (wk *walker) dir(abs, rel string, stack ignoreStack) error {
 	return nil
 }
 
-// symlinkTarget resolves a symlink found during the walk; it reports false
-// for links to directories, to special files, dangling links and links whose
-// target is outside the workspace.
-func (wk *walker) symlinkTarget(abs string) (string, bool) {
-	real, err := filepath.EvalSymlinks(abs)
+// wanted applies the caller's filter and the secret names to a file found
+// by the walk; a secret is counted.
+func (wk *walker) wanted(rel string) bool {
+	if wk.opts.keep != nil && !wk.opts.keep(rel) {
+		return false
+	}
+	if wk.w.IsSecret(rel) {
+		wk.stats.secret++
+		return false
+	}
+	return true
+}
+
+// regular visits the regular file name of the open directory d, opened (or
+// looked at) relative to d without following a symlink.
+func (wk *walker) regular(d *os.File, name, rel string) error {
+	if !wk.wanted(rel) {
+		return nil
+	}
+	var (
+		st   unix.Stat_t
+		fd   = -1
+		serr error
+	)
+	if err := dirControl(d, func(dirfd int) {
+		if !wk.opts.open {
+			serr = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+			return
+		}
+		if fd, serr = openatRetry(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC); serr == nil {
+			if serr = unix.Fstat(fd, &st); serr != nil {
+				_ = unix.Close(fd)
+				fd = -1
+			}
+		}
+	}); err != nil {
+		return err
+	}
+	if serr != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		// Gone, or swapped for a symlink or a special file since the listing.
+		if fd >= 0 {
+			_ = unix.Close(fd)
+		}
+		return nil
+	}
+	if st.Nlink > 1 {
+		id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)} //nolint:unconvert // the field types differ between systems
+		if secret, complete := wk.idx.lookup(wk.w, id); secret != "" || !complete {
+			wk.stats.secret++
+			if fd >= 0 {
+				_ = unix.Close(fd)
+			}
+			return nil
+		}
+	}
+	return wk.visit(walkFile{rel: rel, fd: fd})
+}
+
+// symlink visits the file a symlink found during the walk leads to, when it
+// is a regular file inside the workspace that may be shown; links to
+// directories, to special files, dangling links and links out of the
+// workspace are left out. The link is opened through the root, so it
+// cannot lead out whatever is swapped, and the file actually opened is
+// checked (.git, secret names, hard links to secrets).
+func (wk *walker) symlink(rel string) error {
+	if !wk.wanted(rel) {
+		return nil
+	}
+	f, err := wk.r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
-		return "", false
+		return nil
 	}
-	info, err := os.Stat(real)
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
 	if err != nil || !info.Mode().IsRegular() {
-		return "", false
+		return nil
 	}
-	if !insideRoot(wk.w.Root, real) {
-		return "", false
+	real, known, err := wk.w.fdRel(f)
+	if err != nil {
+		return nil
 	}
-	return real, true
+	if !known {
+		real = rel
+	}
+	if err := wk.w.checkShown(real, info, !known, &wk.idx); err != nil {
+		var refused *shownError
+		if errors.As(err, &refused) && !inGitDir(real) {
+			wk.stats.secret++
+		}
+		return nil
+	}
+	fd := -1
+	if wk.opts.open {
+		if fd, err = dupFile(f); err != nil {
+			return nil
+		}
+	}
+	return wk.visit(walkFile{rel: rel, fd: fd})
+}
+
+// openDirAt opens the directory name inside the open directory d, without
+// following a symlink.
+func openDirAt(d *os.File, name string) (*os.File, error) {
+	var (
+		fd   int
+		oerr error
+	)
+	if err := dirControl(d, func(dirfd int) {
+		fd, oerr = openatRetry(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC)
+	}); err != nil {
+		return nil, err
+	}
+	if oerr != nil {
+		return nil, oerr
+	}
+	return os.NewFile(uintptr(fd), name), nil
+}
+
+// dirControl runs fn with d's descriptor.
+func dirControl(d *os.File, fn func(dirfd int)) error {
+	sc, err := d.SyscallConn()
+	if err != nil {
+		return err
+	}
+	return sc.Control(func(fd uintptr) { fn(int(fd)) })
+}
+
+// openatRetry opens name relative to dirfd, retrying when a signal
+// interrupts it.
+func openatRetry(dirfd int, name string, flags int) (int, error) {
+	for {
+		fd, err := unix.Openat(dirfd, name, flags, 0)
+		if !errors.Is(err, unix.EINTR) {
+			return fd, err
+		}
+	}
 }
 
 // insideRoot reports whether the real path p lies in root.

@@ -22,8 +22,9 @@ var DefaultSecretPatterns = []string{
 // secretExceptions are suffixes that make a .env.* file safe to read.
 var secretExceptions = []string{".example", ".sample", ".template"}
 
-// Workspace is the directory tern works in. Every path a tool touches goes
-// through Resolve, which refuses anything whose real path lies outside it.
+// Workspace is the directory tern works in. The file tools open every file
+// through its *os.Root, which cannot leave it (see root.go); Resolve names
+// paths for previews and first-pass checks.
 type Workspace struct {
 	// Root is the workspace's real absolute path (symlinks resolved).
 	Root string
@@ -48,6 +49,11 @@ type Workspace struct {
 	// every process it started are gone, also when it was cancelled or
 	// timed out.
 	BeforeCommand func(ctx context.Context, command string) (after func())
+
+	// fsys is Root opened as an *os.Root, through which the file tools open
+	// everything; nil for a Workspace not made by NewWorkspace (then each
+	// operation opens its own).
+	fsys *os.Root
 }
 
 // beforeWrite runs the BeforeWrite hook, if any.
@@ -87,7 +93,12 @@ func NewWorkspace(dir string) (*Workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
+	fsys, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
 	return &Workspace{
+		fsys:      fsys,
 		Root:      real,
 		OutputCap: DefaultOutputCap,
 		Secrets:   append([]string(nil), DefaultSecretPatterns...),

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -88,12 +86,7 @@ func (t *writeFile) Run(ctx context.Context, args json.RawMessage, _ func(string
 	if err := t.w.beforeWrite(p.abs, p.rel); err != nil {
 		return failureResult(fmt.Errorf("write %s: nothing was written because the file's current state could not be saved first: %w", displayPath(p.rel), err))
 	}
-	if !p.exists {
-		if err := os.MkdirAll(filepath.Dir(p.abs), 0o755); err != nil {
-			return failureResult(fmt.Errorf("create the parent directories of %s: %w", displayPath(p.rel), err))
-		}
-	}
-	if err := writeFileAtomic(p.abs, []byte(p.after), p.mode); err != nil {
+	if err := t.w.replaceFile(p.rel, []byte(p.after), p.mode, !p.exists); err != nil {
 		return failureResult(fmt.Errorf("write %s: %w", displayPath(p.rel), err))
 	}
 	t.w.Files.Record(p.abs, []byte(p.after))
@@ -135,18 +128,22 @@ func (t *writeFile) plan(raw json.RawMessage) (writePlan, error) {
 		return writePlan{}, &toolError{short: "is a directory", msg: "the path is the workspace root; give a file path"}
 	}
 	p := writePlan{abs: abs, rel: rel, after: a.Content, mode: defaultNewFileMode}
-	fi, err := os.Stat(abs)
+	o, err := t.w.openChange(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return p, nil
 	case err != nil:
-		return writePlan{}, fmt.Errorf("stat %s: %w", displayPath(rel), err)
+		return writePlan{}, &toolError{short: "refused", msg: fmt.Sprintf("write %s: %v", displayPath(rel), err)}
+	}
+	defer func() { _ = o.f.Close() }()
+	fi := o.info
+	switch {
 	case fi.IsDir():
 		return writePlan{}, &toolError{short: "is a directory", msg: fmt.Sprintf("%s is a directory, not a file", displayPath(rel))}
 	case !fi.Mode().IsRegular():
 		return writePlan{}, &toolError{short: "not a regular file", msg: fmt.Sprintf("%s is not a regular file", displayPath(rel))}
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readAllSized(o.f, fi.Size())
 	if err != nil {
 		return writePlan{}, fmt.Errorf("read %s: %w", displayPath(rel), err)
 	}
@@ -170,38 +167,4 @@ func countLines(s string) int {
 		n++
 	}
 	return n
-}
-
-// writeFileAtomic replaces the file at abs with data: it writes a temporary
-// file in the same directory and renames it over abs, so readers never see a
-// half-written file and a crash leaves the old content. perm is set exactly
-// (not filtered by the umask), so an existing file keeps its mode.
-func writeFileAtomic(abs string, data []byte, perm fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".tern-*")
-	if err != nil {
-		return fmt.Errorf("create a temporary file: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err = f.Chmod(perm); err != nil {
-		return fmt.Errorf("chmod %s: %w", tmp, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", tmp, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", tmp, err)
-	}
-	if err = os.Rename(tmp, abs); err != nil {
-		return fmt.Errorf("rename %s: %w", tmp, err)
-	}
-	return nil
 }
