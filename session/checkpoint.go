@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,6 +27,9 @@ const afterSnapshotTimeout = 30 * time.Second
 type Checkpointer struct {
 	rec    *Recorder
 	shadow ShadowSource
+	// ws is the workspace Install hooked into; files are read through its
+	// root, so a checkpoint never reads a file outside.
+	ws *tools.Workspace
 
 	mu sync.Mutex
 	// shadowNoted is set once the log says why shell commands are not
@@ -47,6 +52,7 @@ func NewCheckpointer(rec *Recorder, shadow ShadowSource) *Checkpointer {
 
 // Install sets the workspace hooks the file and shell tools call.
 func (c *Checkpointer) Install(ws *tools.Workspace) {
+	c.ws = ws
 	ws.BeforeWrite = c.BeforeWrite
 	ws.AfterWrite = c.AfterWrite
 	ws.BeforeCommand = c.BeforeCommand
@@ -57,7 +63,7 @@ func (c *Checkpointer) Install(ws *tools.Workspace) {
 // tool changes the file; an error stops the change.
 func (c *Checkpointer) BeforeWrite(abs, rel string) error {
 	hash := Absent
-	data, err := os.ReadFile(abs)
+	data, err := c.read(abs, rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -71,6 +77,24 @@ func (c *Checkpointer) BeforeWrite(abs, rel string) error {
 	c.before[rel] = hash
 	c.mu.Unlock()
 	return nil
+}
+
+// read reads the workspace file rel (absolute path abs) through an
+// *os.Root of the workspace, never following a link out of it.
+func (c *Checkpointer) read(abs, rel string) ([]byte, error) {
+	if c.ws != nil {
+		return c.ws.ReadFileInside(rel)
+	}
+	root, ok := strings.CutSuffix(abs, filepath.FromSlash(rel))
+	if !ok {
+		return nil, fmt.Errorf("%s is not the workspace path %s", abs, rel)
+	}
+	r, err := os.OpenRoot(filepath.Clean(root))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = r.Close() }()
+	return tools.ReadRegularIn(r, rel)
 }
 
 // AfterWrite saves the content a tool left at rel and queues the checkpoint

@@ -314,11 +314,10 @@ func (r *Rewinder) stateLocked() (*State, error) {
 // restore puts one file back, checkpointing it before and after under the
 // rewind record seq.
 func (r *Rewinder) restore(ctx context.Context, seq int64, f plannedFile, res *RewindResult) error {
-	abs, err := workspacePath(r.root, f.path)
-	if err != nil {
+	if _, err := workspacePath(r.root, f.path); err != nil {
 		return err
 	}
-	before, err := r.capture(abs)
+	before, err := r.capture(f.path)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s before restoring it: %w", f.path, err)
 	}
@@ -329,7 +328,7 @@ func (r *Rewinder) restore(ctx context.Context, seq int64, f plannedFile, res *R
 	if !changed {
 		return nil
 	}
-	after, err := r.capture(abs)
+	after, err := r.capture(f.path)
 	if err != nil {
 		after = ""
 	}
@@ -344,10 +343,11 @@ func (r *Rewinder) restore(ctx context.Context, seq int64, f plannedFile, res *R
 	return nil
 }
 
-// capture saves a workspace file as it is now and returns its checkpoint
-// hash: a blob, or Absent. A symlink cannot be stored; it is unknown ("").
-func (r *Rewinder) capture(abs string) (string, error) {
-	d, err := readDisk(abs)
+// capture saves a workspace file (slash path rel) as it is now and returns
+// its checkpoint hash: a blob, or Absent. A symlink cannot be stored; it is
+// unknown ("").
+func (r *Rewinder) capture(rel string) (string, error) {
+	d, err := readDiskAt(r.root, rel)
 	switch {
 	case err != nil:
 		return "", err
@@ -420,11 +420,10 @@ type FileDiff struct {
 // path is given.
 func (r *Rewinder) content(ctx context.Context, v fileVersion, path string) ([]byte, bool, error) {
 	if v.kind == versionUnknown && path != "" {
-		abs, err := workspacePath(r.root, path)
-		if err != nil {
+		if _, err := workspacePath(r.root, path); err != nil {
 			return nil, false, err
 		}
-		d, err := readDisk(abs)
+		d, err := readDiskAt(r.root, path)
 		if err != nil {
 			return nil, false, err
 		}
@@ -577,12 +576,11 @@ func (r *Rewinder) plan(ctx context.Context, s *Session, from int64) (*plan, err
 			p.notes = append(p.notes, fmt.Sprintf("%s cannot be restored: the log does not hold its earlier content", path))
 			continue
 		}
-		abs, err := workspacePath(r.root, path)
-		if err != nil {
+		if _, err := workspacePath(r.root, path); err != nil {
 			p.notes = append(p.notes, err.Error())
 			continue
 		}
-		d, err := readDisk(abs)
+		d, err := readDiskAt(r.root, path)
 		if err != nil {
 			return nil, fmt.Errorf("rewind: read %s: %w", path, err)
 		}

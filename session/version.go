@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // versionKind says where a version of a file is kept; the set is closed.
@@ -67,9 +70,21 @@ type onDisk struct {
 	perm    fs.FileMode
 }
 
-// readDisk reads a workspace path without following a final symlink.
-func readDisk(abs string) (onDisk, error) {
-	fi, err := os.Lstat(abs)
+// readDiskAt reads the workspace path rel (slash-separated, checked by
+// workspacePath) of the workspace at root, through an *os.Root of it.
+func readDiskAt(root, rel string) (onDisk, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return onDisk{}, err
+	}
+	defer func() { _ = r.Close() }()
+	return readDisk(r, filepath.FromSlash(rel))
+}
+
+// readDisk reads the path name of the workspace r without following a final
+// symlink; links on the way are followed only inside the workspace.
+func readDisk(r *os.Root, name string) (onDisk, error) {
+	fi, err := r.Lstat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return onDisk{}, nil
 	}
@@ -79,7 +94,7 @@ func readDisk(abs string) (onDisk, error) {
 	d := onDisk{exists: true, perm: fi.Mode().Perm()}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(abs)
+		target, err := r.Readlink(name)
 		if err != nil {
 			return onDisk{}, err
 		}
@@ -87,13 +102,13 @@ func readDisk(abs string) (onDisk, error) {
 	case fi.IsDir():
 		d.isDir = true
 	case fi.Mode().IsRegular():
-		b, err := os.ReadFile(abs)
+		b, err := tools.ReadRegularIn(r, filepath.ToSlash(name))
 		if err != nil {
 			return onDisk{}, err
 		}
 		d.content = b
 	default:
-		return onDisk{}, fmt.Errorf("%s is not a regular file", abs)
+		return onDisk{}, fmt.Errorf("%s is not a regular file", name)
 	}
 	return d, nil
 }
@@ -169,13 +184,20 @@ func workspacePath(root, rel string) (string, error) {
 
 // restoreFile puts the workspace path rel into state v and reports whether
 // it changed anything. A file is replaced atomically; an absent version
-// removes the file and the folders its removal left empty.
+// removes the file and the folders its removal left empty. Everything goes
+// through an *os.Root of the workspace, so no link swapped in meanwhile can
+// make it read, write or remove anything outside.
 func restoreFile(ctx context.Context, root, rel string, v fileVersion, store *Store, shadow *Shadow) (bool, error) {
-	abs, err := workspacePath(root, rel)
-	if err != nil {
+	if _, err := workspacePath(root, rel); err != nil {
 		return false, err
 	}
-	d, err := readDisk(abs)
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return false, fmt.Errorf("restore %s: %w", rel, err)
+	}
+	defer func() { _ = r.Close() }()
+	name := filepath.FromSlash(rel)
+	d, err := readDisk(r, name)
 	if err != nil {
 		return false, fmt.Errorf("restore %s: %w", rel, err)
 	}
@@ -189,26 +211,26 @@ func restoreFile(ctx context.Context, root, rel string, v fileVersion, store *St
 		return false, fmt.Errorf("restore %s: a folder is there now; move it away and rewind again", rel)
 	}
 	if v.kind == versionAbsent {
-		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := r.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return false, fmt.Errorf("remove %s: %w", rel, err)
 		}
-		pruneEmptyDirs(root, filepath.Dir(abs))
+		pruneEmptyDirs(r, filepath.Dir(name))
 		return true, nil
 	}
 	content, err := readVersion(ctx, v, store, shadow)
 	if err != nil {
 		return false, fmt.Errorf("restore %s: %w", rel, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := r.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 		return false, fmt.Errorf("restore %s: %w", rel, err)
 	}
 	if v.kind == versionGit && v.mode == gitModeLink {
 		if d.exists {
-			if err := os.Remove(abs); err != nil {
+			if err := r.Remove(name); err != nil {
 				return false, fmt.Errorf("restore %s: %w", rel, err)
 			}
 		}
-		if err := os.Symlink(string(content), abs); err != nil {
+		if err := r.Symlink(string(content), name); err != nil {
 			return false, fmt.Errorf("restore %s: %w", rel, err)
 		}
 		return true, nil
@@ -221,22 +243,27 @@ func restoreFile(ctx context.Context, root, rel string, v fileVersion, store *St
 	case d.exists && !d.isLink:
 		perm = d.perm // a checkpoint keeps the content; the file keeps its mode
 	}
-	if err := writeAtomic(abs, content, perm); err != nil {
+	if err := writeAtomic(r, name, content, perm); err != nil {
 		return false, fmt.Errorf("restore %s: %w", rel, err)
 	}
 	return true, nil
 }
 
-// writeAtomic replaces abs with data through a temporary file and a rename.
-func writeAtomic(abs string, data []byte, perm fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(abs), "."+filepath.Base(abs)+".tern-*")
+// writeAtomic replaces the file name of the workspace r with data through a
+// temporary file, created with O_EXCL in the same folder, and a rename; both
+// happen inside the root.
+func writeAtomic(r *os.Root, name string, data []byte, perm fs.FileMode) (err error) {
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tern-"+hex.EncodeToString(rnd[:]))
+	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			_ = f.Close()
-			_ = os.Remove(f.Name())
+			_ = r.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -251,15 +278,15 @@ func writeAtomic(abs string, data []byte, perm fs.FileMode) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), abs)
+	return r.Rename(tmp, name)
 }
 
-// pruneEmptyDirs removes dir and its parents while they are empty, up to
-// (not including) root: the folders write_file created for a file a rewind
-// removed.
-func pruneEmptyDirs(root, dir string) {
-	for dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)) {
-		if err := os.Remove(dir); err != nil { // fails on a folder that is not empty
+// pruneEmptyDirs removes the folder dir of the workspace r and its parents
+// while they are empty, up to (not including) the workspace: the folders
+// write_file created for a file a rewind removed.
+func pruneEmptyDirs(r *os.Root, dir string) {
+	for dir != "." && dir != "" && !filepath.IsAbs(dir) {
+		if err := r.Remove(dir); err != nil { // fails on a folder that is not empty
 			return
 		}
 		dir = filepath.Dir(dir)

@@ -263,8 +263,26 @@ func (w *Workspace) ReadFileInside(rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer done()
-	b, err := r.ReadFile(rootName(rel))
-	return b, rootError(rel, err)
+	return ReadRegularIn(r, rel)
+}
+
+// ReadRegularIn reads the regular file rel (a slash path) through the root
+// r, without blocking on a FIFO that replaced it; anything but a regular
+// file is an error.
+func ReadRegularIn(r *os.Root, rel string) ([]byte, error) {
+	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, rootError(rel, err)
+	}
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", displayPath(rel))
+	}
+	return readAllSized(f, info.Size())
 }
 
 // openChange opens the workspace file rel (as Resolve gave it), which

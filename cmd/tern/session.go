@@ -334,8 +334,24 @@ func (l *sessionLog) export(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.root, path)
 	}
-	if err := os.WriteFile(path, []byte(session.Export(s)), 0o644); err != nil {
+	data := []byte(session.Export(s))
+	rel, err := filepath.Rel(l.root, filepath.Clean(path))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		// A path the user named outside the workspace is theirs to choose.
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			return "", fmt.Errorf("write %s: %w", path, err)
+		}
+		return path, nil
+	}
+	// Inside the workspace, the file is written through an *os.Root of it,
+	// so a symlink planted there cannot redirect the export outside.
+	root, err := os.OpenRoot(l.root)
+	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() { _ = root.Close() }()
+	if err := root.WriteFile(rel, data, 0o644); err != nil {
+		return "", fmt.Errorf("write %s (inside the workspace, where tern does not follow links out of it): %w", path, err)
 	}
 	return path, nil
 }
