@@ -559,4 +559,3 @@ func isShellName(prog string) bool {
 	}
 	return false
 }
-

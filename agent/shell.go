@@ -25,7 +25,7 @@ type shellCommand struct {
 	// (expansions as written) and its redirections, joined by spaces; bare
 	// is the same without the leading assignments.
 	text, bare string
-	words []shellWord
+	words      []shellWord
 	// piped is true when the command reads the previous command's output (|).
 	piped bool
 	// nested is true for commands inside $(...), `...` or <(...).

@@ -638,4 +638,3 @@ func renderCommand(c shellCommand) (full, bare string) {
 	n := programIndex(c.words)
 	return strings.Join(parts, " "), strings.Join(parts[n:], " ")
 }
-
