@@ -440,7 +440,7 @@ func TestParseShell(t *testing.T) {
 		// what the old scanner misread
 		{`git log $'a\'; rm x'`, []string{"git log a'; rm x"}},
 		{`git log $'\'' ; rm -rf x ; echo $'\''`, []string{"git log '", "rm -rf x", "echo '"}},
-		{`git log "$(echo ")")"; rm -rf x`, []string{"^echo )", `git log $(echo ")")`, "rm -rf x"}},
+		{`git log "$(echo ")")echo "; rm -rf x; echo "x"`, []string{"^echo )", `git log $(echo ")")echo `, "rm -rf x", "echo x"}},
 		{"cat <<EOF\n$(rm -rf x)\nEOF", []string{"^rm -rf x", "cat"}},
 		{"f() { rm -rf x; }; if true; then ls; fi", []string{"rm -rf x", "true", "ls"}},
 		{"", nil},

@@ -62,8 +62,15 @@ func (b *treeBuilder) recordDownloads(c shellCommand, args []shellWord) {
 		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-document="):
 			_, val, _ := strings.Cut(v, "=")
 			add(shellWord{val: val})
-		case len(v) > 2 && (strings.HasPrefix(v, "-o") || strings.HasPrefix(v, "-O")) && !strings.HasPrefix(v, "--"):
-			add(shellWord{val: v[2:]})
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			// A cluster such as -so file or -sofile.
+			if o := strings.IndexAny(v, "oO"); o > 0 {
+				if o == len(v)-1 && i+1 < len(args) {
+					add(args[i+1])
+				} else if o < len(v)-1 {
+					add(shellWord{val: v[o+1:]})
+				}
+			}
 		}
 	}
 }

@@ -312,23 +312,11 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 			b.setUnsure(prog + " reads something other than a file of the workspace")
 		}
 	case isShellName(prog):
-		script, ok := shellScript(w[1:])
-		if !ok {
-			return
-		}
-		if script.expand || ctx.depth >= maxShellDepth {
-			b.setUnsure(prog + " -c runs a script only known when it runs")
-			return
-		}
-		f, err := parseShellLine(script.val)
-		if err != nil {
-			b.setUnsure(prog + " -c runs a script that could not be parsed")
-			return
-		}
-		sub := &treeBuilder{src: script.val, d: b.d, t: b.t}
-		sub.stmts(f.Stmts, treeCtx{viaShell: true, depth: ctx.depth + 1, nested: ctx.nested})
+		b.shellScript(w, ctx)
 	}
-	if isInterpreter(prog) && c.flags.net {
+	if isShellName(prog) && c.flags.net {
+		b.setDownload("runs a downloaded script in a shell (" + prog + " reads the output of a network tool)")
+	} else if isInterpreter(prog) && c.flags.net {
 		b.setDownload("runs downloaded code (" + prog + " reads the output of a network tool)")
 	}
 	if b.t.downloaded[filepath.Clean(w[0].val)] {
@@ -344,6 +332,25 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	if isNetworkTool(prog) {
 		b.recordDownloads(c, w[1:])
 	}
+}
+
+// shellScript reads the script of `bash -c 'script'` as commands of the line.
+func (b *treeBuilder) shellScript(w []shellWord, ctx treeCtx) {
+	script, ok := shellScript(w[1:])
+	if !ok {
+		return
+	}
+	if script.expand || ctx.depth >= maxShellDepth {
+		b.setUnsure(programName(w[0]) + " -c runs a script only known when it runs")
+		return
+	}
+	f, err := parseShellLine(script.val)
+	if err != nil {
+		b.setUnsure(programName(w[0]) + " -c runs a script that could not be parsed")
+		return
+	}
+	sub := &treeBuilder{src: script.val, d: b.d, t: b.t}
+	sub.stmts(f.Stmts, treeCtx{viaShell: true, depth: ctx.depth + 1, nested: ctx.nested})
 }
 
 // workspaceFile reports whether a word is a literal path of a file inside
