@@ -167,3 +167,42 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestGrantsFromTree checks that "allow for this session" prefixes come
+// from the parsed commands: a grant for `go test` covers go test alone, not
+// commands bash runs beside it or inside it.
+func TestGrantsFromTree(t *testing.T) {
+	t.Parallel()
+	_, _, shell := fakeTools()
+	ws, err := tools.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.grant([]string{"run_shell:go test"})
+	for _, tc := range []struct {
+		cmd  string
+		runs bool
+	}{
+		{"go test ./...", true},
+		{"CGO_ENABLED=0 go test -run 'A B' ./...", true},
+		{"go test ./... && go test ./x", true},
+		{"go test ./...; touch x", false},
+		{`go test $'\'' ; touch pwned ; echo $'\''`, false},
+		{`go test "$(echo ")")echo "; touch pwned; echo "x"`, false},
+		{`go test "$(touch x)"`, false},
+		{"go test <(touch x)", false},
+		{"bash -c 'go test; touch x'", false},
+		{"cat <<EOF | go test\n$(touch x)\nEOF", false},
+		{"$GO test ./...", false},
+	} {
+		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
+		r := a.judge(shell, "run_shell", args, PolicyAsk)
+		if got := r.verdict == verdictRun; got != tc.runs {
+			t.Errorf("%q after a grant for go test: runs %v, want %v (%s)", tc.cmd, got, tc.runs, r.decision.Message)
+		}
+	}
+}
