@@ -88,7 +88,7 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	} else {
 		ask.scope, ask.grants = shellScope(name, tg.commands)
 		if tg.shell {
-			if why := a.danger(args).reason(tg.command); why != "" {
+			if why := a.danger(args).treeReason(tg.tree); why != "" {
 				ask.always, ask.reason = true, "This command "+why+"."
 				return ask
 			}
@@ -165,6 +165,7 @@ func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) targe
 		tg.shell = true
 		tg.command = ca.Command
 		tree := readShell(ca.Command, a.danger(args))
+		tg.tree = tree
 		tg.commands = tree.cmds
 		tg.unsure = tree.unsure
 		for _, c := range tg.commands {

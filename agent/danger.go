@@ -24,7 +24,11 @@ type dangerCheck struct {
 // "" when it need not. The line is read by a real bash parser (see
 // shelltree.go) and every command of it is checked, including nested ones.
 func (d dangerCheck) reason(line string) string {
-	tr := readShell(line, d)
+	return d.treeReason(readShell(line, d))
+}
+
+// treeReason is reason for a line already read.
+func (d dangerCheck) treeReason(tr shellTree) string {
 	if tr.err != nil {
 		return "could not be read as bash (" + tr.err.Error() + "), so what it runs cannot be checked"
 	}

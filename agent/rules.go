@@ -93,6 +93,8 @@ type target struct {
 	commands []shellCommand
 	segments []string
 	bares    []string
+	// tree is the command as read, for the always-ask check.
+	tree shellTree
 	// plain are the commands as run, without wrappers such as sudo or env
 	// and with the program's base name ("sudo /bin/rm -rf x" → "rm -rf x"),
 	// so a deny rule cannot be sidestepped by dressing a command up.
