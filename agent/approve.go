@@ -88,7 +88,7 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	} else {
 		ask.scope, ask.grants = shellScope(name, tg.commands)
 		if tg.shell {
-			if why := a.danger(args).reason(tg.command); why != "" {
+			if why := a.danger(args).treeReason(tg.tree); why != "" {
 				ask.always, ask.reason = true, "This command "+why+"."
 				return ask
 			}
@@ -116,10 +116,12 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	return ask
 }
 
-// granted reports whether the session's grants cover the call. Commands with
-// a command substitution are never covered: what they run is not known.
+// granted reports whether the session's grants cover the call. Commands
+// rules cannot vouch for (a substitution, a command name made by an
+// expansion, eval, ...; see shellTree.unsure) are never covered: what they
+// run is not known.
 func (a *Agent) granted(keys []string, tg target) bool {
-	if len(keys) == 0 || tg.shell && tg.substitution {
+	if len(keys) == 0 || tg.shell && tg.unsure != "" {
 		return false
 	}
 	a.mu.Lock()
@@ -162,17 +164,18 @@ func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) targe
 	case tools.KindShell:
 		tg.shell = true
 		tg.command = ca.Command
-		tg.commands = parseShell(ca.Command)
+		tree := readShell(ca.Command, a.danger(args))
+		tg.tree = tree
+		tg.commands = tree.cmds
+		tg.unsure = tree.unsure
 		for _, c := range tg.commands {
-			if len(c.words) == 0 {
-				continue // a bare redirection ("> file"), seen by the protected-path check
+			if len(c.words) == 0 && len(c.redirs) == 0 {
+				continue
 			}
 			tg.segments = append(tg.segments, c.text)
+			tg.bares = append(tg.bares, c.bare)
 			if p := plainCommand(c); p != "" {
 				tg.plain = append(tg.plain, p)
-			}
-			if c.nested {
-				tg.substitution = true
 			}
 		}
 	case tools.KindRead, tools.KindEdit:

@@ -405,7 +405,7 @@ func TestShellScope(t *testing.T) {
 			[]string{"run_shell:cd", "run_shell:npm test"}},
 		{"go vet ./... && go test ./... && go vet ./x", "run_shell:go vet; go test", "commands whose parts start with `go vet` or `go test`", nil},
 	} {
-		sc, grants := shellScope("run_shell", parseShell(tc.cmd))
+		sc, grants := shellScope("run_shell", readShell(tc.cmd, dangerCheck{}).cmds)
 		if sc.Key != tc.key || sc.Label != tc.label {
 			t.Errorf("%q: scope %+v, want %q / %q", tc.cmd, sc, tc.key, tc.label)
 		}
@@ -434,12 +434,19 @@ func TestParseShell(t *testing.T) {
 		{"(cd sub; make)", []string{"cd sub", "make"}},
 		{"ls # comment && rm", []string{"ls"}},
 		{"echo a#b", []string{"echo a#b"}},
-		{"unterminated 'quote", []string{"unterminated quote"}},
-		{"echo $(unclosed", []string{"^unclosed", "echo $(unclosed"}},
+		// bash rejects these; the old scanner guessed at them.
+		{"unterminated 'quote", nil},
+		{"echo $(unclosed", nil},
+		// what the old scanner misread
+		{`git log $'a\'; rm x'`, []string{"git log a'; rm x"}},
+		{`git log $'\'' ; rm -rf x ; echo $'\''`, []string{"git log '", "rm -rf x", "echo '"}},
+		{`git log "$(echo ")")echo "; rm -rf x; echo "x"`, []string{"^echo )", `git log $(echo ")")echo `, "rm -rf x", "echo x"}},
+		{"cat <<EOF\n$(rm -rf x)\nEOF", []string{"^rm -rf x", "cat"}},
+		{"f() { rm -rf x; }; if true; then ls; fi", []string{"rm -rf x", "true", "ls"}},
 		{"", nil},
 	} {
 		var got []string
-		for _, c := range parseShell(tc.line) {
+		for _, c := range readShell(tc.line, dangerCheck{}).cmds {
 			var ws []string
 			for _, w := range c.words {
 				ws = append(ws, w.val)
@@ -451,14 +458,14 @@ func TestParseShell(t *testing.T) {
 			got = append(got, s)
 		}
 		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-			t.Errorf("parseShell(%q) =\n%q\nwant\n%q", tc.line, got, tc.want)
+			t.Errorf("readShell(%q) =\n%q\nwant\n%q", tc.line, got, tc.want)
 		}
 	}
 }
 
 func TestPipedFlag(t *testing.T) {
 	t.Parallel()
-	cmds := parseShell("a | b |& c && d")
+	cmds := readShell("a | b |& c && d", dangerCheck{}).cmds
 	var piped []bool
 	for _, c := range cmds {
 		piped = append(piped, c.piped)

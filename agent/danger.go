@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -15,17 +17,33 @@ type dangerCheck struct {
 }
 
 // reason returns why a shell command must ask under every policy (rm -r
-// reaching outside the workspace, force pushes, hard resets, mkfs, dd onto a
-// device, a download piped into a shell, a write to a protected path; see
-// protect.go), or "" when it need not. Every
-// command of a compound line is checked, including nested ones.
+// reaching outside the workspace, its root or .git, find -delete, git clean
+// -fdx, force pushes, hard resets, mkfs, dd onto a device, downloaded code
+// reaching an interpreter, a command name made by an expansion, a write to
+// a protected path (see protect.go), or a line bash's parser rejects), or
+// "" when it need not. The line is read by a real bash parser (see
+// shelltree.go) and every command of it is checked, including nested ones.
 func (d dangerCheck) reason(line string) string {
-	cmds := parseShell(line)
+	return d.treeReason(readShell(line, d))
+}
+
+// treeReason is reason for a line already read.
+func (d dangerCheck) treeReason(tr shellTree) string {
+	if tr.err != nil {
+		return "could not be read as bash (" + tr.err.Error() + "), so what it runs cannot be checked"
+	}
+	if tr.download != "" {
+		return tr.download
+	}
+	cmds := tr.cmds
 	// cwds are the directories later commands may run in. Only "cd dir &&"
 	// at the top level moves for sure; any other cd (in a subshell, a
 	// pipeline, or one that may fail before ";") adds a possibility.
 	cwds := []string{d.workdir}
-	for i, c := range cmds {
+	for _, c := range cmds {
+		if c.viaShell {
+			continue // commandReason reads bash -c scripts with the right directory
+		}
 		words := c.words[programIndex(c.words):]
 		if r := d.writeReason(c, words, cwds); r != "" {
 			return r
@@ -33,11 +51,11 @@ func (d dangerCheck) reason(line string) string {
 		if len(words) == 0 {
 			continue
 		}
-		if r := d.commandReason(words, cwds); r != "" {
+		if r := expandedName(words); r != "" {
 			return r
 		}
-		if isShell(words) && c.piped && downloadBefore(cmds[:i]) {
-			return "pipes a download into a shell"
+		if r := d.commandReason(words, cwds); r != "" {
+			return r
 		}
 		if programName(words[0]) == "cd" && !c.nested {
 			to := d.cdTarget(words[1:], cwds[len(cwds)-1])
@@ -48,6 +66,21 @@ func (d dangerCheck) reason(line string) string {
 				cwds = append(cwds, to)
 			}
 		}
+	}
+	return ""
+}
+
+// expandedName returns why a command whose name (or the name a wrapper
+// such as sudo runs) comes from an expansion or a glob must ask: what it
+// runs is only known when it runs ($(echo rm) -rf .git, $cmd, /bin/r?).
+func expandedName(words []shellWord) string {
+	known := func(w shellWord) bool { return !w.expand && !w.glob && w.val != "" }
+	if w, _ := unwrap(words); len(w) > 0 && !known(w[0]) || !known(words[0]) {
+		name := words[0].val
+		if len(w) > 0 {
+			name = w[0].val
+		}
+		return "runs a command whose name is only known when it runs (" + name + ")"
 	}
 	return ""
 }
@@ -65,6 +98,8 @@ func (d dangerCheck) commandReason(words []shellWord, cwds []string) string {
 		return d.rmReason(args, cwds, fromXargs)
 	case prog == "git":
 		return gitReason(args)
+	case prog == "find":
+		return d.findReason(args, cwds)
 	case strings.HasPrefix(prog, "mkfs") || prog == "mke2fs":
 		return "formats a file system (" + prog + ")"
 	case prog == "dd":
@@ -197,19 +232,28 @@ func (d dangerCheck) rmReason(args []shellWord, cwds []string, fromXargs bool) s
 
 // rmTarget says why removing one operand (relative to cwd) is dangerous, or "".
 func (d dangerCheck) rmTarget(op shellWord, cwd string) string {
+	if op.glob && strings.Contains(op.val, "{") {
+		// A brace expansion removes each of its alternatives.
+		for _, alt := range expandBraces(op.val) {
+			if r := d.rmTarget(shellWord{val: alt, expand: op.expand, glob: true}, cwd); r != "" {
+				return r
+			}
+		}
+		return ""
+	}
 	v, ok := d.expandHome(op.val)
 	switch {
 	case !ok:
 		return "reaching the home directory (" + op.val + ")"
-	case strings.ContainsAny(v, "$`"):
+	case strings.ContainsAny(v, "$`") || op.expand && strings.ContainsAny(v, "()"):
 		return "on a path that depends on a variable or command (" + op.val + "), so where it points cannot be checked"
 	case cwd == "" && !filepath.IsAbs(v):
 		return "on " + op.val + " after a cd that cannot be followed"
 	}
 	glob := ""
-	if op.glob {
-		// Check the directory the pattern expands in; a pattern made only of
-		// wildcards and dots removes everything in it.
+	if op.glob && strings.ContainsAny(v, "*?[") {
+		// Check the directory the pattern expands in, and what the pattern
+		// could match there.
 		v, glob = splitGlob(v)
 	}
 	p := v
@@ -221,7 +265,7 @@ func (d dangerCheck) rmTarget(op shellWord, cwd string) string {
 	case p == "/":
 		return "reaching the root directory (" + op.val + ")"
 	case p == d.root:
-		if glob == "" || strings.Trim(glob, "*?.") == "" {
+		if glob == "" || globCoversAll(glob) {
 			return "removing the whole workspace (" + op.val + ")"
 		}
 	case p == d.home:
@@ -229,7 +273,105 @@ func (d dangerCheck) rmTarget(op shellWord, cwd string) string {
 	case !isInside(d.root, p):
 		return "reaching outside the workspace (" + op.val + ")"
 	}
+	if glob != "" && globMatches(glob, ".git") && (p == d.root || exists(filepath.Join(p, ".git"))) ||
+		hasGitElem(strings.TrimPrefix(p, d.root)) {
+		return "removing the repository's .git (" + op.val + "), its whole history"
+	}
 	return ""
+}
+
+// exists reports whether a file exists at p (a link counts).
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// hasGitElem reports whether a path has a .git element (in any case).
+func hasGitElem(p string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(p), "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatches reports whether a bash pattern (one path element) could
+// match name. It ignores bash's rule that * and ? do not match a leading
+// dot, since dotglob may be set; a pattern Go cannot read matches.
+func globMatches(pattern, name string) bool {
+	ok, err := path.Match(strings.ReplaceAll(pattern, "[!", "[^"), name)
+	return ok || err != nil
+}
+
+// globCoversAll reports whether a pattern matches any name at all, as *,
+// ?*, [!.]* or .* do, so removing it empties the directory.
+func globCoversAll(pattern string) bool {
+	if strings.Trim(pattern, "*?.") == "" {
+		return true
+	}
+	for _, name := range []string{"a", "src", "main.go", "Makefile", "README.md", "_x", "1"} {
+		if !globMatches(pattern, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// expandBraces expands the first brace expansion of a word and recurses:
+// "{a,b}/c" → "a/c", "b/c". A sequence ({1..9}) becomes a *.
+func expandBraces(v string) []string {
+	open := strings.IndexByte(v, '{')
+	if open < 0 {
+		return []string{v}
+	}
+	depth, end := 0, -1
+	var commas []int
+	for i := open; i < len(v) && end < 0; i++ {
+		switch v[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				end = i
+			}
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		}
+	}
+	if end < 0 {
+		return []string{v}
+	}
+	inner := v[open+1 : end]
+	var alts []string
+	switch {
+	case len(commas) > 0:
+		from := open + 1
+		for _, c := range append(commas, end) {
+			alts = append(alts, v[from:c])
+			from = c + 1
+		}
+	case strings.Contains(inner, ".."):
+		alts = []string{"*"}
+	default:
+		// Not an expansion: keep the braces and expand what follows.
+		var out []string
+		for _, rest := range expandBraces(v[end+1:]) {
+			out = append(out, v[:end+1]+rest)
+		}
+		return out
+	}
+	var out []string
+	for _, a := range alts {
+		out = append(out, expandBraces(v[:open]+a+v[end+1:])...)
+	}
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
 }
 
 // expandHome replaces a leading ~, $HOME or ${HOME} with the home directory;
@@ -319,7 +461,11 @@ func (d dangerCheck) cdTarget(args []shellWord, cwd string) string {
 	return filepath.Join(cwd, v)
 }
 
-// gitReason checks git: force pushes and hard resets always ask.
+// gitReason checks git: force pushes, hard resets and git clean removing
+// untracked directories or ignored files always ask. Long options are
+// matched as git matches them, by any unique prefix (--force-w is
+// --force-with-lease, --har is --hard); an ambiguous prefix makes git fail,
+// so treating it as the dangerous option only asks once too often.
 func gitReason(args []shellWord) string {
 	sub, rest := gitSubcommand(args)
 	switch sub {
@@ -327,9 +473,9 @@ func gitReason(args []shellWord) string {
 		for _, a := range rest {
 			v := a.val
 			switch {
-			case v == "--force" || v == "--force-if-includes" || strings.HasPrefix(v, "--force-with-lease"):
+			case gitLongOpt(v, "--force", "--force-with-lease", "--force-if-includes"):
 				return "force-pushes (git push " + v + ")"
-			case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "f"):
+			case gitShortOpt(v, 'f'):
 				return "force-pushes (git push " + v + ")"
 			case strings.HasPrefix(v, "+") && len(v) > 1:
 				return "force-pushes (git push " + v + ")"
@@ -337,12 +483,50 @@ func gitReason(args []shellWord) string {
 		}
 	case "reset":
 		for _, a := range rest {
-			if a.val == "--hard" {
-				return "discards uncommitted changes (git reset --hard)"
+			if gitLongOpt(a.val, "--hard") {
+				return "discards uncommitted changes (git reset " + a.val + ")"
 			}
+		}
+	case "clean":
+		force, wide := false, ""
+		for _, a := range rest {
+			v := a.val
+			if v == "--" {
+				break
+			}
+			if gitLongOpt(v, "--force") || gitShortOpt(v, 'f') {
+				force = true
+			}
+			if gitShortOpt(v, 'd') || gitShortOpt(v, 'x') || gitShortOpt(v, 'X') {
+				wide = v
+			}
+		}
+		if force && wide != "" {
+			return "deletes untracked directories or ignored files (git clean " + wide + ")"
 		}
 	}
 	return ""
+}
+
+// gitLongOpt reports whether v (--name or --name=value) names one of the
+// long options by git's prefix rule.
+func gitLongOpt(v string, names ...string) bool {
+	name, _, _ := strings.Cut(v, "=")
+	if len(name) < 3 || !strings.HasPrefix(name, "--") {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitShortOpt reports whether v is a cluster of short options holding c
+// (-f, -fu, -fdx).
+func gitShortOpt(v string, c byte) bool {
+	return len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], c) >= 0
 }
 
 // gitSubcommand skips git's global options (-C dir, -c key=value, ...) and
@@ -376,34 +560,6 @@ func isShellName(prog string) bool {
 	switch prog {
 	case "sh", "bash", "zsh", "dash", "ksh", "fish", "ash":
 		return true
-	}
-	return false
-}
-
-// isShell reports whether a command (after wrappers such as sudo) is a shell.
-func isShell(words []shellWord) bool {
-	w, _ := unwrap(words)
-	return len(w) > 0 && isShellName(programName(w[0]))
-}
-
-// downloadBefore reports whether the pipeline ending just before the last of
-// cmds holds a download (curl, wget).
-func downloadBefore(cmds []shellCommand) bool {
-	for i := len(cmds) - 1; i >= 0; i-- {
-		c := cmds[i]
-		if c.nested {
-			continue
-		}
-		w, _ := unwrap(c.words[programIndex(c.words):])
-		if len(w) > 0 {
-			switch programName(w[0]) {
-			case "curl", "wget", "fetch", "aria2c":
-				return true
-			}
-		}
-		if !c.piped {
-			return false
-		}
 	}
 	return false
 }

@@ -85,18 +85,23 @@ func parseRules(list []string) ([]rule, error) {
 // target is what rules are matched against for one call.
 type target struct {
 	tool string
-	// shell is true for command tools; command, commands and segments
-	// (the commands' texts) are then set.
+	// shell is true for command tools; command, commands, segments (the
+	// commands' texts as bash runs them) and bares (the same without
+	// leading assignments) are then set.
 	shell    bool
 	command  string
 	commands []shellCommand
 	segments []string
+	bares    []string
+	// tree is the command as read, for the always-ask check.
+	tree shellTree
 	// plain are the commands as run, without wrappers such as sudo or env
 	// and with the program's base name ("sudo /bin/rm -rf x" → "rm -rf x"),
 	// so a deny rule cannot be sidestepped by dressing a command up.
 	plain []string
-	// substitution is true when the command runs nested commands ($(...)).
-	substitution bool
+	// unsure says why allow rules and grants cannot vouch for the command
+	// (see shellTree.unsure), or "".
+	unsure string
 	// rel is the workspace-relative path of a file tool's call ("" when the
 	// call has none or it is outside the workspace).
 	rel string
@@ -158,8 +163,10 @@ func plainCommand(c shellCommand) string {
 }
 
 // allows returns an allow rule matching the call: for a shell command every
-// command in it must be matched by some allow rule, so "go test *" does not
-// allow "go test ./... && rm -rf build".
+// simple command in it, as bash parses it (nested ones too), must be matched
+// by some allow rule, so "go test *" does not allow "go test ./... && rm -rf
+// build", and no rule matches a command with an expansion that could change
+// what runs (see shellTree.unsure).
 func allows(rules []rule, t target) (rule, bool) {
 	if !t.shell {
 		for _, r := range rules {
@@ -170,13 +177,13 @@ func allows(rules []rule, t target) (rule, bool) {
 		return rule{}, false
 	}
 	var first rule
-	if len(t.segments) == 0 {
+	if len(t.segments) == 0 || t.unsure != "" {
 		return rule{}, false
 	}
 	for i, s := range t.segments {
 		found := false
 		for _, r := range rules {
-			if r.tool == t.tool && (r.pattern == "" || r.matchText(t, s)) {
+			if r.tool == t.tool && (r.pattern == "" || matchCommand(r.pattern, s) || matchCommand(r.pattern, t.bares[i])) {
 				if i == 0 {
 					first = r
 				}

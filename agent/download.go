@@ -1,0 +1,118 @@
+package agent
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Downloaded code always asks: data from a network tool that reaches an
+// interpreter, by a pipe (curl ... | python3), a substitution (eval
+// "$(curl ...)", source <(curl ...), bash -c "$(wget -O- ...)"), a
+// here-string or here-document, or a file the same line downloads and then
+// runs (curl -o x.sh ... && sh x.sh).
+
+// setDownload records the first way downloaded code reaches an interpreter.
+func (b *treeBuilder) setDownload(why string) {
+	if b.t.download == "" {
+		b.t.download = why
+	}
+}
+
+// pipeDownload checks a pipe: any network tool on its left and any
+// interpreter on its right.
+func (b *treeBuilder) pipeDownload(left, right []shellCommand) {
+	net := false
+	for _, c := range left {
+		net = net || c.network()
+	}
+	if !net {
+		return
+	}
+	for _, c := range right {
+		if p := c.program(); isShellName(p) {
+			b.setDownload("pipes a download into a shell (" + p + ")")
+			return
+		} else if isInterpreter(p) {
+			b.setDownload("pipes a download into an interpreter (" + p + ")")
+			return
+		}
+	}
+}
+
+// recordDownloads remembers the files a network tool writes (-o, -O,
+// --output, --output-document, or a redirection).
+func (b *treeBuilder) recordDownloads(c shellCommand, args []shellWord) {
+	add := func(w shellWord) {
+		if w.val == "" || w.val == "-" || w.expand {
+			return
+		}
+		if b.t.downloaded == nil {
+			b.t.downloaded = map[string]bool{}
+		}
+		b.t.downloaded[filepath.Clean(w.val)] = true
+	}
+	for _, w := range c.writes {
+		add(w)
+	}
+	for i, a := range args {
+		v := a.val
+		switch {
+		case (v == "-o" || v == "-O" || v == "--output" || v == "--output-document") && i+1 < len(args):
+			add(args[i+1])
+		case strings.HasPrefix(v, "--output=") || strings.HasPrefix(v, "--output-document="):
+			_, val, _ := strings.Cut(v, "=")
+			add(shellWord{val: val})
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			// A cluster such as -so file or -sofile.
+			if o := strings.IndexAny(v, "oO"); o > 0 {
+				if o == len(v)-1 && i+1 < len(args) {
+					add(args[i+1])
+				} else if o < len(v)-1 {
+					add(shellWord{val: v[o+1:]})
+				}
+			}
+		}
+	}
+}
+
+// program returns the base name of the program a command runs, past
+// assignments and wrappers such as sudo or env ("" when none).
+func (c shellCommand) program() string {
+	w, _ := unwrap(c.words[programIndex(c.words):])
+	if len(w) == 0 {
+		return ""
+	}
+	return programName(w[0])
+}
+
+// network reports whether the command runs a network tool.
+func (c shellCommand) network() bool { return isNetworkTool(c.program()) }
+
+// isNetworkTool reports whether prog fetches data from the network.
+func isNetworkTool(prog string) bool {
+	switch prog {
+	case "curl", "wget", "wget2", "fetch", "aria2c", "http", "https", "httpie", "xh", "xhs", "curlie",
+		"nc", "ncat", "netcat", "socat", "telnet", "ftp", "tftp", "lftp", "ssh", "scp", "sftp", "rsync":
+		return true
+	}
+	return false
+}
+
+// isInterpreter reports whether prog runs code it reads (a shell, a
+// scripting language, source, . or eval).
+func isInterpreter(prog string) bool {
+	if isShellName(prog) {
+		return true
+	}
+	switch prog {
+	case "source", ".", "eval", "node", "nodejs", "deno", "bun", "Rscript", "tclsh", "wish",
+		"pwsh", "powershell", "osascript", "jshell", "irb", "iex", "elixir", "erl", "escript", "julia", "groovy":
+		return true
+	}
+	for _, pre := range []string{"python", "pypy", "perl", "ruby", "php", "lua"} {
+		if strings.HasPrefix(prog, pre) {
+			return true
+		}
+	}
+	return false
+}
