@@ -23,7 +23,7 @@ type sandboxSetup struct {
 	opts                 ShellOptions
 }
 
-func newSandboxSetup(t *testing.T) sandboxSetup {
+func newSandboxSetup(t testing.TB) sandboxSetup {
 	t.Helper()
 	if _, ok, why := sandbox.Available(); !ok {
 		t.Skipf("Landlock is unavailable on this machine: %s", why)
