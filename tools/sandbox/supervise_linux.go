@@ -71,11 +71,14 @@ func endAll(grace time.Duration, sigs <-chan os.Signal, gone <-chan struct{}) {
 	default:
 	}
 	if grace > 0 {
-		signalDescendants(syscall.SIGTERM)
+		// A process forked after a scan gets SIGTERM at the next one;
+		// each gets it once.
+		termed := map[int]bool{}
 		timer := time.NewTimer(grace)
 		defer timer.Stop()
 	wait:
-		for {
+		for pause := time.Millisecond; ; pause = min(2*pause, 50*time.Millisecond) {
+			signalDescendants(syscall.SIGTERM, termed)
 			select {
 			case <-gone:
 				return
@@ -85,11 +88,12 @@ func endAll(grace time.Duration, sigs <-chan os.Signal, gone <-chan struct{}) {
 				if sig == ParentDeathSignal {
 					break wait
 				}
+			case <-time.After(pause):
 			}
 		}
 	}
 	for pause := time.Millisecond; ; pause = min(2*pause, 20*time.Millisecond) {
-		signalDescendants(syscall.SIGKILL)
+		signalDescendants(syscall.SIGKILL, nil)
 		select {
 		case <-gone:
 			return
@@ -99,10 +103,17 @@ func endAll(grace time.Duration, sigs <-chan os.Signal, gone <-chan struct{}) {
 }
 
 // signalDescendants sends sig to every process below this one, found by
-// their parent ids in /proc (this kernel may lack /proc/PID/task/TID/children).
-func signalDescendants(sig syscall.Signal) {
+// their parent ids in /proc (this kernel may lack /proc/PID/task/TID/children),
+// except those in done; it adds those it signals to done (if not nil).
+func signalDescendants(sig syscall.Signal, done map[int]bool) {
 	for _, pid := range descendants(os.Getpid()) {
+		if done[pid] {
+			continue
+		}
 		_ = syscall.Kill(pid, sig)
+		if done != nil {
+			done[pid] = true
+		}
 	}
 }
 
