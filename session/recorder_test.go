@@ -457,7 +457,9 @@ func TestTapPassesEveryEventAndCloses(t *testing.T) {
 }
 
 // TestRestoreAnswersCallsLeftWithoutResult covers a crash while a tool ran:
-// the call gets a "not run" result so the next request is valid.
+// the call gets a result saying it may have run partially (a command is
+// killed with tern, but may have done part of its work), so the next
+// request is valid and the model checks before running it again.
 func TestRestoreAnswersCallsLeftWithoutResult(t *testing.T) {
 	t.Parallel()
 	s := &Session{Header: testHeader(), Records: []Record{
@@ -470,7 +472,7 @@ func TestRestoreAnswersCallsLeftWithoutResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Messages) != 4 || st.Messages[3].ToolCallID != "c2" || !strings.Contains(st.Messages[3].Content, "Not run") {
+	if len(st.Messages) != 4 || st.Messages[3].ToolCallID != "c2" || !strings.Contains(st.Messages[3].Content, "may have run partially: check before running it again") {
 		t.Fatalf("conversation = %s", dump(st.Messages))
 	}
 	if len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "c2") {

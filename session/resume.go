@@ -122,12 +122,15 @@ type ToolEntry struct {
 }
 
 // notRunOutput answers a call the log has no result for, so the
-// conversation stays valid for the next request.
-const notRunOutput = "Not run: tern stopped before this call finished. Run it again if it is still needed."
+// conversation stays valid for the next request. tern stopped while the
+// call waited or ran: it may have done part of its work (a command is
+// killed with tern, but only once it has started), so the model is told
+// to look before running it again.
+const notRunOutput = "Interrupted: tern stopped while this call was pending or running, so it may have run partially: check before running it again (look at the files or state it would change; do not assume it did nothing)."
 
 // Restore rebuilds a session's state from its log: the conversation as the
 // agent held it (interrupted answers and tool results included, calls left
-// without a result answered as not run), model, approval policy, grants,
+// without a result answered as interrupted), model, approval policy, grants,
 // token totals, compactions, the user turns and the transcript. Rewinds of
 // the conversation are applied. What it had to recover is in Warnings.
 func Restore(s *Session) (State, error) {
@@ -340,7 +343,7 @@ func (f *folder) closePending(r Record) {
 			continue
 		}
 		f.message(r.Seq, agent.ToolMessage(c.ID, c.Name, tools.StatusCancelled, notRunOutput))
-		f.warn("the call %s (%s) has no result in the log (tern stopped while it ran); it is answered as not run", c.ID, c.Name)
+		f.warn("the call %s (%s) has no result in the log (tern stopped while it ran); the model is told it may have run partially", c.ID, c.Name)
 	}
 	f.pending = nil
 	clear(f.answered)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -80,7 +81,7 @@ func shellSchema() json.RawMessage {
 const shellDescription = "Run a shell command with `bash -c` in the workspace (or in workdir, a directory inside it) and return its combined stdout and stderr, then a final line `exit code: N`. " +
 	"Use it to build, test, run scripts, and for git. " +
 	"stdin is /dev/null and there is no terminal, so commands must not wait for input (use non-interactive flags such as --yes). " +
-	"The command runs in its own process group, which is killed when the command finishes, when timeout_s passes (default 120 s, max 600 s) or when the user cancels: " +
+	"The command and every process it starts are killed when the command finishes, when timeout_s passes (default 120 s, max 600 s) or when the user cancels: " +
 	"background processes do not outlive the call, so do not start servers meant to keep running. " +
 	"Long output keeps its beginning and end; redirect it to a file and use grep or read_file to see the rest. " +
 	"Use read_file, list_files and grep rather than cat, find and grep commands to look at files."
@@ -288,14 +289,23 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	// for a password fails at once instead of stopping in the background or
 	// writing over the TUI.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if t.policy != nil {
+	// Where it can, bash starts below tern's launcher, which kills every
+	// process the command leaves (also those that left its group), and
+	// does so too when tern dies.
+	supervised := false
+	switch {
+	case t.policy != nil:
 		if err := sandbox.Wrap(cmd, *t.policy); err != nil {
 			_ = pr.Close()
 			_ = pw.Close()
 			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash in the sandbox: %v", err)})
 		}
+		supervised = true
+	case sandbox.Supervised():
+		supervised = sandbox.Supervise(cmd) == nil
 	}
-	if err := cmd.Start(); err != nil {
+	waited := make(chan error, 1)
+	if err := startLocked(cmd, waited); err != nil {
 		_ = pr.Close()
 		_ = pw.Close()
 		return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
@@ -311,9 +321,6 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		streamOutput(pr, buf, output)
 	}()
 
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-
 	pgid := cmd.Process.Pid
 	timer := time.NewTimer(p.timeout)
 	defer timer.Stop()
@@ -326,22 +333,11 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	case <-ctx.Done():
 		cancelled = true
 	}
-	// Whatever is left of the group goes too: the leader if it timed out or
-	// was cancelled, otherwise background processes it started.
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
-	killAt := time.Now().Add(shellKillGrace)
-	if timedOut || cancelled {
-		// Signal the leader directly too, in case the group signal failed.
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case waitErr = <-waited:
-		case <-time.After(time.Until(killAt)):
-			_ = syscall.Kill(-pgid, syscall.SIGKILL)
-			_ = cmd.Process.Kill()
-			waitErr = <-waited
-		}
+	if supervised {
+		waitErr = endSupervised(cmd, pgid, waitErr, timedOut || cancelled, waited)
+	} else {
+		waitErr = endGroup(cmd, pgid, waitErr, timedOut || cancelled, waited)
 	}
-	reapGroup(pgid, killAt)
 
 	select {
 	case <-readDone:
@@ -374,6 +370,73 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		trailer = p.note + "\n" + trailer
 	}
 	return Result{Status: status, Output: buf.render(outputCap(t.w), trailer), Summary: summary, ExitCode: code}
+}
+
+// launcherSlack is how long tern waits, beyond the launcher's own grace
+// before SIGKILL, for the launcher to end a cancelled command before it
+// kills the process group itself.
+const launcherSlack = 2 * time.Second
+
+// startLocked starts cmd from a goroutine locked to its OS thread and sends
+// the result of cmd.Wait to waited. The launcher's parent-death signal
+// fires when the thread that started it ends, not the process: Go ends a
+// thread when a goroutine exits while locked to it, which the thread
+// starting the launcher must not do while it runs. Holding the thread
+// locked until the launcher is gone rules that out.
+func startLocked(cmd *exec.Cmd, waited chan<- error) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waited <- cmd.Wait()
+	}()
+	return <-started
+}
+
+// endSupervised ends a command started below the launcher: when the
+// command ended the launcher has killed what it left and exited already;
+// when it timed out or was cancelled (stop), the launcher gets SIGTERM and
+// does the same (SIGTERM to every process, SIGKILL after its grace). Only
+// a launcher that does not end in time is killed with its group.
+func endSupervised(cmd *exec.Cmd, pgid int, waitErr error, stop bool, waited <-chan error) error {
+	if !stop {
+		return waitErr
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-waited:
+		return err
+	case <-time.After(shellKillGrace + launcherSlack):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		_ = cmd.Process.Kill()
+		return <-waited
+	}
+}
+
+// endGroup ends a command started without the launcher (not on Linux):
+// whatever is left of its process group goes too, the leader if it timed
+// out or was cancelled (stop), otherwise background processes it started.
+func endGroup(cmd *exec.Cmd, pgid int, waitErr error, stop bool, waited <-chan error) error {
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	killAt := time.Now().Add(shellKillGrace)
+	if stop {
+		// Signal the leader directly too, in case the group signal failed.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case waitErr = <-waited:
+		case <-time.After(time.Until(killAt)):
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			_ = cmd.Process.Kill()
+			waitErr = <-waited
+		}
+	}
+	reapGroup(pgid, killAt)
+	return waitErr
 }
 
 // reapGroup waits until no process of the group is left, sending SIGKILL to

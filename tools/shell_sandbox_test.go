@@ -23,7 +23,7 @@ type sandboxSetup struct {
 	opts                 ShellOptions
 }
 
-func newSandboxSetup(t *testing.T) sandboxSetup {
+func newSandboxSetup(t testing.TB) sandboxSetup {
 	t.Helper()
 	if _, ok, why := sandbox.Available(); !ok {
 		t.Skipf("Landlock is unavailable on this machine: %s", why)
@@ -172,5 +172,53 @@ func TestSandboxedShellNoNetwork(t *testing.T) {
 	res := s.run(t, connect, 30)
 	if res.ExitCode == 0 || !strings.Contains(res.Output, "Permission denied") || !strings.Contains(res.Output, "network access is blocked") {
 		t.Errorf("without the network: exit %d\n%s", res.ExitCode, res.Output)
+	}
+}
+
+// TestSandboxedGoBuildFreshHome builds a module in the sandbox with a home
+// that has no caches yet, as in a new container: the launcher creates the
+// Go caches it makes writable, so go does not fail to create them.
+func TestSandboxedGoBuildFreshHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a module and the runtime")
+	}
+	t.Parallel()
+	s := newSandboxSetup(t)
+	if err := os.RemoveAll(filepath.Join(s.home, ".cache")); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + s.home, "GOTOOLCHAIN=local", "GOPROXY=off", "GOFLAGS="}
+	for _, kv := range os.Environ() {
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "HOME", "GOCACHE", "GOMODCACHE", "GOPATH", "GOENV", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "GOFLAGS", "GOTOOLCHAIN", "GOPROXY":
+		default:
+			env = append(env, kv)
+		}
+	}
+	getenv := func(name string) string {
+		for _, kv := range env {
+			if n, v, _ := strings.Cut(kv, "="); n == name {
+				return v
+			}
+		}
+		return ""
+	}
+	s.opts.Sandbox.Caches = sandbox.ToolchainCaches(getenv, s.home)
+	for name, content := range map[string]string{
+		"go.mod":  "module example.com/fresh\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() { println(\"built\") }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(s.w.Root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := NewRunShellWith(s.w, env, s.opts).Run(context.Background(),
+		toolArgs(t, map[string]any{"command": "go env GOCACHE && go build -o bin/x . && ./bin/x", "timeout_s": 600}), nil)
+	if res.ExitCode != 0 || !strings.Contains(res.Output, "built") {
+		t.Fatalf("go build with a fresh home: exit %d\n%s", res.ExitCode, res.Output)
+	}
+	fi, err := os.Stat(filepath.Join(s.home, ".cache", "go-build"))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("the build cache: %v, %v; want a directory with mode 0700", fi, err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // shellWorkspace is a workspace with a subdirectory "sub".
-func shellWorkspace(t *testing.T) *Workspace {
+func shellWorkspace(t testing.TB) *Workspace {
 	t.Helper()
 	w, err := NewWorkspace(t.TempDir())
 	if err != nil {

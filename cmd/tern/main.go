@@ -34,6 +34,12 @@ func main() {
 	// mode, which confines itself and then runs the command; it never
 	// returns here.
 	sandbox.MaybeRunLauncher()
+	// Processes of the same user, the commands tern runs among them, cannot
+	// read tern's key from its environment or memory, and no descriptor
+	// tern inherited reaches the programs it starts.
+	if err := sandbox.Harden(); err != nil {
+		_, _ = fmt.Fprintf(os.Stderr, "tern: %v\n", err)
+	}
 	if term.IsTerminal(os.Stdout.Fd()) {
 		pauseCollector(collectorPause) // the interface may be about to draw its first frame
 	}

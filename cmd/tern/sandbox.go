@@ -32,7 +32,8 @@ func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config) (tools.Shell
 		return tools.ShellOptions{}, st, nil, fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
 	}
 	p := sandbox.Policy{
-		Writable:  append(sandbox.ToolchainCaches(c.getenv, c.userHome), cfg.WritableRoots.V...),
+		Writable:  cfg.WritableRoots.V,
+		Caches:    sandbox.ToolchainCaches(c.getenv, c.userHome),
 		DenyRead:  cfg.DenyRead.V,
 		NoNetwork: cfg.NoNetwork.V,
 	}

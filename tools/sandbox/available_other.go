@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"os/exec"
 	"runtime"
 )
 
@@ -13,12 +14,19 @@ func Available() (abi int, ok bool, why string) {
 	return 0, false, "the sandbox uses Linux's Landlock, which " + runtime.GOOS + " does not have"
 }
 
-// launch cannot confine anything without Landlock: after checking its
+// supervisorOS is false: supervising a command's processes needs Linux's
+// child subreaper.
+const supervisorOS = false
+
+// setParentDeathSignal does nothing: the launcher runs on Linux only.
+func setParentDeathSignal(*exec.Cmd) {}
+
+// launch cannot confine or supervise anything here: after checking its
 // arguments like the Linux launcher, it fails.
-func launch(args, env []string) error {
+func launch(args, env []string) (int, error) {
 	if _, _, _, _, err := decodeLaunch(args, env); err != nil {
-		return err
+		return 0, err
 	}
 	_, _, why := Available()
-	return errors.New(why)
+	return 0, errors.New(why)
 }

@@ -29,8 +29,12 @@ func DefaultDenyRead(home, ternHome string) []string {
 // build cache (GOCACHE, else $XDG_CACHE_HOME/go-build, else
 // ~/.cache/go-build) and module cache (GOMODCACHE, else the first GOPATH
 // entry's pkg/mod, else ~/go/pkg/mod), with values set by `go env -w`
-// honoured, and npm's cache (npm_config_cache, else ~/.npm). getenv reads
-// the environment the commands get.
+// honoured; npm's cache (npm_config_cache, else ~/.npm); pip's cache
+// (PIP_CACHE_DIR, else $XDG_CACHE_HOME/pip, else ~/.cache/pip); and
+// cargo's registry and git checkouts ($CARGO_HOME/registry and /git, else
+// under ~/.cargo). getenv reads the environment the commands get. Every
+// path is under home or where the tool's own variable points, so the
+// launcher may create those that are missing (see Policy.Caches).
 func ToolchainCaches(getenv func(string) string, home string) []string {
 	goenv := goEnvFile(getenv, home)
 	get := func(name string) string {
@@ -67,6 +71,22 @@ func ToolchainCaches(getenv func(string) string, home string) []string {
 		add(n)
 	case home != "":
 		add(filepath.Join(home, ".npm"))
+	}
+	switch p := getenv("PIP_CACHE_DIR"); {
+	case p != "":
+		add(p)
+	case getenv("XDG_CACHE_HOME") != "":
+		add(filepath.Join(getenv("XDG_CACHE_HOME"), "pip"))
+	case home != "":
+		add(filepath.Join(home, ".cache", "pip"))
+	}
+	cargo := getenv("CARGO_HOME")
+	if cargo == "" && home != "" {
+		cargo = filepath.Join(home, ".cargo")
+	}
+	if cargo != "" {
+		add(filepath.Join(cargo, "registry"))
+		add(filepath.Join(cargo, "git"))
 	}
 	return out
 }

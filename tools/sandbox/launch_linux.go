@@ -5,28 +5,87 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
 	"syscall"
+	"time"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
-// launch confines the process under the policy in env and executes the
-// command in args (path, then argv); it returns only on failure.
-func launch(args, env []string) error {
-	path, argv, cmdEnv, p, err := decodeLaunch(args, env)
+// supervisorOS is true: Linux has the child subreaper the launcher needs.
+const supervisorOS = true
+
+// ParentDeathSignal is the signal the kernel sends the launcher when the
+// thread that started it (in tern) dies: the launcher catches it and kills
+// every process of the command at once before it exits. SIGKILL would end
+// the launcher before it could, leaving the command's processes to init.
+const ParentDeathSignal = syscall.SIGHUP
+
+// setParentDeathSignal has the kernel send the launcher ParentDeathSignal
+// when the thread starting it ends (tern died: even kill -9).
+func setParentDeathSignal(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = ParentDeathSignal
+}
+
+// killGrace is how long the command's processes get between SIGTERM and
+// SIGKILL when the command ends, is cancelled or times out.
+const killGrace = 2 * time.Second
+
+// launch hardens the process, confines it under the launch in env (if it
+// has a policy), starts the command in args (path, then argv) as its child
+// and supervises it: when the command ends, or the launcher gets SIGTERM
+// (cancel, timeout) or ParentDeathSignal (tern died), every process left
+// is killed. It returns the command's exit status (128+signal when a
+// signal ended it), or an error when the command could not start.
+func launch(args, env []string) (int, error) {
+	// Signals that end the command are caught from here on, so none ends
+	// the launcher before it can kill what the command started.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, ParentDeathSignal)
+	path, argv, cmdEnv, spec, err := decodeLaunch(args, env)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	abi, ok, why := Available()
-	if !ok {
-		return errors.New(why)
+	// The command is started from this thread: its parent-death signal
+	// watches this thread, which therefore must not exit before it, and it
+	// inherits this thread's credentials (set on every thread anyway).
+	runtime.LockOSThread()
+	if err := Harden(); err != nil {
+		return 0, err
 	}
-	if err := restrict(p, abi); err != nil {
-		return fmt.Errorf("could not confine the command: %w", err)
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("become the subreaper of the command's processes: %w", err)
 	}
-	err = syscall.Exec(path, argv, cmdEnv)
-	return fmt.Errorf("could not start %s: %w", path, err)
+	if p := spec.Policy; p != nil {
+		abi, ok, why := Available()
+		if !ok {
+			return 0, errors.New(why)
+		}
+		createCaches(p.Caches)
+		if err := restrict(*p, abi); err != nil {
+			return 0, fmt.Errorf("could not confine the command: %w", err)
+		}
+	}
+	if err := dropPrivileges(); err != nil {
+		return 0, err
+	}
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
+		Env:   cmdEnv,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("could not start %s: %w", path, err)
+	}
+	return supervise(pid, sigs), nil
 }
 
 // restrict applies the policy to the calling process (all its threads);

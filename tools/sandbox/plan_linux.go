@@ -41,7 +41,7 @@ func makePlan(p Policy) plan {
 	pl.readDirs, pl.readFiles = classify(split("/", readDeny))
 
 	var writable []string
-	for _, root := range append(existing(p.Writable), existing([]string{sharedMemory})...) {
+	for _, root := range existing(append(append(slices.Clone(p.Writable), p.Caches...), sharedMemory)) {
 		// A writable root inside a deny path stays writable; only deny paths
 		// inside it are cut out.
 		writable = append(writable, split(root, deny)...)

@@ -1,10 +1,13 @@
-// Package sandbox confines the commands run_shell runs. On Linux it uses
-// Landlock: tern re-executes itself in a launcher mode that restricts its
-// own process (writes only under the policy's writable roots, no reads under
-// its deny paths, optionally no network) and then executes the command,
-// which inherits the restriction with every process it starts. Elsewhere,
-// or where the kernel lacks Landlock, Available says why not and commands
-// run unconfined, guarded by approvals alone.
+// Package sandbox starts the commands run_shell runs. On Linux every
+// command starts through tern's launcher: tern re-executes itself in a
+// launcher mode that hardens itself (not dumpable, no inherited descriptors,
+// no capabilities when root), optionally confines itself with Landlock
+// (writes only under the policy's writable roots, no reads under its deny
+// paths, optionally no network), starts the command as its child and, as a
+// child subreaper, kills every process the command left behind when it
+// ends, is cancelled or times out, or when tern dies. Elsewhere, or where
+// the kernel lacks Landlock, Available says why commands cannot be
+// confined, and they run unconfined, guarded by approvals alone.
 package sandbox
 
 import (
@@ -14,13 +17,15 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 )
 
 // Marker is the hidden first argument that starts tern's launcher mode.
 const Marker = "__tern_sandbox"
 
-// EnvPolicy is the environment variable carrying the policy (JSON) from
-// Wrap to the launcher; the launcher removes it before the command starts.
+// EnvPolicy is the environment variable carrying the launch (JSON: the
+// policy, if any) from Wrap or Supervise to the launcher; the launcher
+// removes it before the command starts.
 const EnvPolicy = "TERN_SANDBOX_POLICY"
 
 // launcherExe is the program Wrap starts: the running binary itself, which
@@ -43,7 +48,24 @@ type Policy struct {
 	// (ABI 10) and connections to UNIX sockets of processes outside the
 	// sandbox (abstract ones from ABI 6, path names from ABI 9).
 	NoNetwork bool `json:"no_network"`
+	// Caches are writable like Writable: the build tools' caches. The
+	// launcher creates those that do not exist yet (mode 0700, missing
+	// parents too) before it confines itself, so the first build on a fresh
+	// machine can write them.
+	Caches []string `json:"caches,omitempty"`
 }
+
+// launchSpec is what the launcher gets in EnvPolicy.
+type launchSpec struct {
+	// Policy confines the command; nil runs it unconfined (still hardened
+	// and supervised).
+	Policy *Policy `json:"policy,omitempty"`
+}
+
+// installed is set once MaybeRunLauncher has returned in this process: the
+// running binary can serve as the launcher. A program (or test binary)
+// that never called it would run its own main instead of the launcher.
+var installed atomic.Bool
 
 // Wrap rewrites cmd, which must not have started, so that it runs through
 // the launcher under p: the launcher is the running binary started with
@@ -51,23 +73,47 @@ type Policy struct {
 // in EnvPolicy. The program that runs it must call MaybeRunLauncher first
 // thing in main (or TestMain). Wrap fails where Landlock is unavailable.
 func Wrap(cmd *exec.Cmd, p Policy) error {
-	if cmd.Err != nil {
-		return cmd.Err
-	}
-	if cmd.Path == "" {
-		return errors.New("sandbox: the command has no path")
-	}
 	if _, ok, why := Available(); !ok {
 		return fmt.Errorf("sandbox: %s", why)
 	}
-	for _, list := range [][]string{p.Writable, p.DenyRead} {
+	for _, list := range [][]string{p.Writable, p.DenyRead, p.Caches} {
 		for _, path := range list {
 			if !strings.HasPrefix(path, "/") {
 				return fmt.Errorf("sandbox: policy path %q is not absolute", path)
 			}
 		}
 	}
-	data, err := json.Marshal(p)
+	return wrap(cmd, launchSpec{Policy: &p})
+}
+
+// Supervise rewrites cmd, which must not have started, so that it runs
+// through the launcher without Landlock: hardened and supervised (nothing
+// it starts outlives it, or the process that started it) but not confined.
+// It fails where there is no launcher: on systems other than Linux, and in
+// programs that did not call MaybeRunLauncher.
+func Supervise(cmd *exec.Cmd) error {
+	if !Supervised() {
+		return errors.New("sandbox: no launcher to supervise commands with here")
+	}
+	return wrap(cmd, launchSpec{})
+}
+
+// Supervised reports whether commands can start through the launcher here:
+// on Linux, in a program that called MaybeRunLauncher.
+func Supervised() bool { return supervisorOS && installed.Load() }
+
+// wrap rewrites cmd to start the launcher with spec.
+func wrap(cmd *exec.Cmd, spec launchSpec) error {
+	if cmd.Err != nil {
+		return cmd.Err
+	}
+	if cmd.Path == "" {
+		return errors.New("sandbox: the command has no path")
+	}
+	if !installed.Load() {
+		return errors.New("sandbox: this program cannot serve as the launcher: it must call sandbox.MaybeRunLauncher first thing in main")
+	}
+	data, err := json.Marshal(spec)
 	if err != nil {
 		return fmt.Errorf("sandbox: encode the policy: %w", err)
 	}
@@ -80,38 +126,45 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	args = append(args, "tern-sandbox", Marker, cmd.Path)
 	args = append(args, cmd.Args...)
 	cmd.Path, cmd.Args, cmd.Env = launcherExe, args, env
+	setParentDeathSignal(cmd)
 	return nil
 }
 
 // MaybeRunLauncher runs the launcher when the process was started by Wrap
-// (its first argument is Marker): it confines itself and executes the
-// command, so it never returns then; when it cannot, it prints why on
-// stderr and exits with status 126. Otherwise it returns at once. Call it
-// first thing in main, and in TestMain of tests that run wrapped commands.
+// or Supervise (its first argument is Marker): it hardens and, with a
+// policy, confines itself, runs the command to its end and exits with the
+// command's status, so it never returns then; when it cannot start the
+// command, it prints why on stderr and exits with status 126. Otherwise it
+// returns at once, and the program can start commands through the
+// launcher. Call it first thing in main, and in TestMain of tests that run
+// commands through run_shell.
 func MaybeRunLauncher() {
 	if len(os.Args) < 2 || os.Args[1] != Marker {
+		installed.Store(true)
 		return
 	}
-	err := launch(os.Args[2:], os.Environ())
-	// launch returns only when it failed.
-	_, _ = fmt.Fprintf(os.Stderr, "tern sandbox: %v\n(to run commands without the sandbox, start tern with --sandbox off)\n", err)
-	os.Exit(exitLauncherFailed)
+	code, err := launch(os.Args[2:], os.Environ())
+	if err != nil {
+		_, _ = fmt.Fprintf(os.Stderr, "tern sandbox: %v\n(to run commands without the sandbox, start tern with --sandbox off)\n", err)
+		os.Exit(exitLauncherFailed)
+	}
+	os.Exit(code)
 }
 
 // decodeLaunch splits the launcher's arguments and environment into the
-// command to execute, its environment (without EnvPolicy) and the policy.
-func decodeLaunch(args, env []string) (path string, argv, cmdEnv []string, p Policy, err error) {
+// command to start, its environment (without EnvPolicy) and the launch.
+func decodeLaunch(args, env []string) (path string, argv, cmdEnv []string, spec launchSpec, err error) {
 	if len(args) < 2 {
-		return "", nil, nil, Policy{}, errors.New("launcher: no command given")
+		return "", nil, nil, launchSpec{}, errors.New("launcher: no command given")
 	}
 	raw, ok := lookupVar(env, EnvPolicy)
 	if !ok {
-		return "", nil, nil, Policy{}, fmt.Errorf("launcher: %s is not set", EnvPolicy)
+		return "", nil, nil, launchSpec{}, fmt.Errorf("launcher: %s is not set", EnvPolicy)
 	}
-	if err := json.Unmarshal([]byte(raw), &p); err != nil {
-		return "", nil, nil, Policy{}, fmt.Errorf("launcher: decode %s: %w", EnvPolicy, err)
+	if err := json.Unmarshal([]byte(raw), &spec); err != nil {
+		return "", nil, nil, launchSpec{}, fmt.Errorf("launcher: decode %s: %w", EnvPolicy, err)
 	}
-	return args[0], args[1:], withoutVar(env, EnvPolicy), p, nil
+	return args[0], args[1:], withoutVar(env, EnvPolicy), spec, nil
 }
 
 // withoutVar returns env without the variable name.

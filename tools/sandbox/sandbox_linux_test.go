@@ -202,7 +202,7 @@ func TestLauncherFailures(t *testing.T) {
 		{"no policy", []string{Marker, "/bin/true", "true"}, nil, EnvPolicy + " is not set"},
 		{"bad policy", []string{Marker, "/bin/true", "true"}, []string{EnvPolicy + "={"}, "decode"},
 		{"no command", []string{Marker}, []string{EnvPolicy + "={}"}, "no command"},
-		{"missing program", []string{Marker, filepath.Join(dir, "nope"), "nope"}, []string{EnvPolicy + `={"writable":["` + dir + `"]}`}, "could not start"},
+		{"missing program", []string{Marker, filepath.Join(dir, "nope"), "nope"}, []string{EnvPolicy + `={"policy":{"writable":["` + dir + `"]}}`}, "could not start"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -56,12 +56,12 @@ func TestToolchainCaches(t *testing.T) {
 		env  map[string]string
 		want []string
 	}{
-		{"defaults", map[string]string{"GOENV": "off"}, []string{"/h/.cache/go-build", "/h/go/pkg/mod", "/h/.npm"}},
-		{"xdg and gopath", map[string]string{"GOENV": "off", "XDG_CACHE_HOME": "/x", "GOPATH": "/g1:/g2"}, []string{"/x/go-build", "/g1/pkg/mod", "/h/.npm"}},
-		{"explicit", map[string]string{"GOENV": "off", "GOCACHE": "/c", "GOMODCACHE": "/m", "npm_config_cache": "/n"}, []string{"/c", "/m", "/n"}},
-		{"cache off, relative ignored", map[string]string{"GOENV": "off", "GOCACHE": "off", "GOMODCACHE": "rel"}, []string{"/h/.npm"}},
-		{"go env -w file", map[string]string{"GOENV": goenv}, []string{"/w/cache", "/w/mod", "/h/.npm"}},
-		{"environment beats go env -w", map[string]string{"GOENV": goenv, "GOCACHE": "/e"}, []string{"/e", "/w/mod", "/h/.npm"}},
+		{"defaults", map[string]string{"GOENV": "off"}, []string{"/h/.cache/go-build", "/h/go/pkg/mod", "/h/.npm", "/h/.cache/pip", "/h/.cargo/registry", "/h/.cargo/git"}},
+		{"xdg and gopath", map[string]string{"GOENV": "off", "XDG_CACHE_HOME": "/x", "GOPATH": "/g1:/g2"}, []string{"/x/go-build", "/g1/pkg/mod", "/h/.npm", "/x/pip", "/h/.cargo/registry", "/h/.cargo/git"}},
+		{"explicit", map[string]string{"GOENV": "off", "GOCACHE": "/c", "GOMODCACHE": "/m", "npm_config_cache": "/n", "PIP_CACHE_DIR": "/p", "CARGO_HOME": "/r"}, []string{"/c", "/m", "/n", "/p", "/r/registry", "/r/git"}},
+		{"cache off, relative ignored", map[string]string{"GOENV": "off", "GOCACHE": "off", "GOMODCACHE": "rel", "PIP_CACHE_DIR": "rel", "CARGO_HOME": "rel"}, []string{"/h/.npm"}},
+		{"go env -w file", map[string]string{"GOENV": goenv}, []string{"/w/cache", "/w/mod", "/h/.npm", "/h/.cache/pip", "/h/.cargo/registry", "/h/.cargo/git"}},
+		{"environment beats go env -w", map[string]string{"GOENV": goenv, "GOCACHE": "/e"}, []string{"/e", "/w/mod", "/h/.npm", "/h/.cache/pip", "/h/.cargo/registry", "/h/.cargo/git"}},
 	} {
 		got := ToolchainCaches(func(k string) string { return tc.env[k] }, "/h")
 		if !slices.Equal(got, tc.want) {
