@@ -334,7 +334,7 @@ func (l *sessionLog) export(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.root, path)
 	}
-	if err := os.WriteFile(path, []byte(session.Export(s)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(exportMarkdown(s)), 0o644); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	return path, nil

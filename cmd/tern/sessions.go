@@ -163,7 +163,7 @@ func (c *cli) exportSession(args []string) int {
 	for _, w := range s.Warnings {
 		c.printf(c.stderr, "tern: %s\n", w)
 	}
-	md := session.Export(s)
+	md := exportMarkdown(s)
 	if len(pos) == 1 {
 		if _, err := io.WriteString(c.stdout, md); err != nil {
 			c.printf(c.stderr, "tern sessions export: %v\n", err)
