@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -43,7 +44,8 @@ func unsafeForTerminal(s string) string {
 // TestSessionExportIsTerminalSafe records a session whose prompt, answer,
 // reasoning, tool output and gateway error hold escape sequences and bidi
 // overrides, and checks that `tern sessions export` to stdout and to a
-// file, and /export, write none of them, while the visible text stays.
+// file, and /export, write none of them, while the visible text stays, and
+// that `tern sessions --json` escapes them in the title it lists.
 func TestSessionExportIsTerminalSafe(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
@@ -59,7 +61,7 @@ func TestSessionExportIsTerminalSafe(t *testing.T) {
 	t.Cleanup(func() { _ = log.close() })
 	rec := log.recorder
 	call := &agent.Call{ID: "c1", Name: "run_shell", Args: []byte(`{"command":"cat notes.txt"}`)}
-	rec.Handle(agent.Event{Kind: agent.EventTurnStarted, Text: "prompt " + hostileTerminalText})
+	rec.Handle(agent.Event{Kind: agent.EventTurnStarted, Text: "p\u202e\u0085\u2066rompt " + hostileTerminalText})
 	rec.Handle(agent.Event{Kind: agent.EventReasoningDelta, Text: "thinking " + hostileTerminalText})
 	rec.Handle(agent.Event{Kind: agent.EventTextDelta, Text: "answer " + hostileTerminalText})
 	rec.Handle(agent.Event{Kind: agent.EventToolCallReady, Call: call})
@@ -108,4 +110,16 @@ func TestSessionExportIsTerminalSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("/export", string(md))
+
+	stdout.Reset()
+	if code := c(&stdout, &stderr).main(context.Background(), []string{"sessions", "--json"}); code != exitOK {
+		t.Fatalf("tern sessions --json: exit %d: %s", code, stderr.String())
+	}
+	if bad := unsafeForTerminal(stdout.String()); bad != "" {
+		t.Errorf("tern sessions --json holds %q raw:\n%q", bad, stdout.String())
+	}
+	var list []sessionJSON
+	if err := json.Unmarshal(stdout.Bytes(), &list); err != nil || len(list) != 1 || !strings.HasPrefix(list[0].Title, "p\u202e") || !strings.Contains(list[0].Title, "\u2066rompt a") {
+		t.Errorf("tern sessions --json: %v: %+v", err, list)
+	}
 }
