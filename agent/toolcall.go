@@ -79,6 +79,9 @@ func (t *turn) runCalls(calls []*preparedCall) {
 		} else {
 			res = t.execute(pc)
 		}
+		// The one way a result reaches the conversation, the session log
+		// and the card: credentials in it are redacted here.
+		res.Output, res.Summary = tools.Redact(res.Output), tools.Redact(res.Summary)
 		t.a.appendMessages(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output))
 		t.emit(Event{Kind: EventToolFinished, Call: pc.call, Result: &res})
 	}
@@ -224,19 +227,24 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	t.emit(Event{Kind: EventToolRunning, Call: pc.call})
 	// The tool may call output from its own goroutines; once Run returns,
 	// late chunks are dropped rather than sent after the turn moved on.
+	// Live output is redacted as the result will be, a line at a time.
 	var mu sync.Mutex
+	var live tools.RedactStream
 	done := false
 	output := func(chunk string) {
 		mu.Lock()
 		defer mu.Unlock()
-		if !done && chunk != "" {
-			t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: chunk})
+		if text := live.Write(chunk); !done && text != "" {
+			t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text})
 		}
 	}
 	start := time.Now()
 	res := pc.tool.Run(t.ctx, pc.args, output)
 	dur := time.Since(start)
 	mu.Lock()
+	if text := live.Flush(); text != "" {
+		t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text})
+	}
 	done = true
 	mu.Unlock()
 	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur}

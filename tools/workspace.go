@@ -13,15 +13,6 @@ import (
 // DefaultOutputCap is the default size limit of one tool result, in bytes.
 const DefaultOutputCap = 16 << 10
 
-// DefaultSecretPatterns are the file names read_file, grep and list_files
-// refuse by default; matched against the base name.
-var DefaultSecretPatterns = []string{
-	".env", ".env.*", "*.pem", "*.key", "id_rsa*", "id_ed25519*", ".netrc",
-}
-
-// secretExceptions are suffixes that make a .env.* file safe to read.
-var secretExceptions = []string{".example", ".sample", ".template"}
-
 // Workspace is the directory tern works in. The file tools open every file
 // through its *os.Root, which cannot leave it (see root.go); Resolve names
 // paths for previews and first-pass checks.
@@ -194,24 +185,6 @@ func realPathDepth(p string, depth int) (string, error) {
 		return "", err
 	}
 	return filepath.Join(rp, filepath.Base(p)), nil
-}
-
-// IsSecret reports whether a workspace-relative path names a secret file.
-func (w *Workspace) IsSecret(rel string) bool {
-	base := filepath.Base(filepath.FromSlash(rel))
-	for _, pat := range w.Secrets {
-		if ok, _ := filepath.Match(pat, base); ok {
-			if strings.HasPrefix(base, ".env.") {
-				for _, ex := range secretExceptions {
-					if strings.HasSuffix(base, ex) {
-						return false
-					}
-				}
-			}
-			return true
-		}
-	}
-	return false
 }
 
 // CheckWritable refuses writes the file tools must never make, such as

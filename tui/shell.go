@@ -125,7 +125,8 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 		if msg.err != nil {
 			ctxOut += "\n(error: " + msg.err.Error() + ")"
 		}
-		m.shellContext = append(m.shellContext, fmt.Sprintf("I ran `%s` (exit code %d); its output:\n```\n%s\n```", run.command, msg.code, strings.TrimRight(ctxOut, "\n")))
+		// Credentials are redacted for the model as in a tool result.
+		m.shellContext = append(m.shellContext, tools.Redact(fmt.Sprintf("I ran `%s` (exit code %d); its output:\n```\n%s\n```", run.command, msg.code, strings.TrimRight(ctxOut, "\n"))))
 	}
 	m.shell = nil
 	m.busy = false

@@ -334,7 +334,7 @@ func (l *sessionLog) export(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.root, path)
 	}
-	data := []byte(session.Export(s))
+	data := []byte(exportMarkdown(s))
 	rel, err := filepath.Rel(l.root, filepath.Clean(path))
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		// A path the user named outside the workspace is theirs to choose.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ternhq/tern/cmd/tern/headless"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/sanitize"
@@ -93,10 +95,16 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 				Parent: in.Parent, Path: in.Path, Problem: in.Problem,
 			})
 		}
-		enc := json.NewEncoder(w)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		err := enc.Encode(out)
+		if err == nil {
+			// Titles come from prompts: no raw C1 or bidi control in the JSON.
+			_, err = w.Write(headless.EscapeInvisible(buf.Bytes()))
+		}
+		if err != nil {
 			c.printf(c.stderr, "tern sessions: write the list: %v\n", err)
 			return exitFailed
 		}
@@ -163,7 +171,7 @@ func (c *cli) exportSession(args []string) int {
 	for _, w := range s.Warnings {
 		c.printf(c.stderr, "tern: %s\n", w)
 	}
-	md := session.Export(s)
+	md := exportMarkdown(s)
 	if len(pos) == 1 {
 		if _, err := io.WriteString(c.stdout, md); err != nil {
 			c.printf(c.stderr, "tern sessions export: %v\n", err)

@@ -53,7 +53,7 @@ func Run(ctx context.Context, opts Options) (agent.FinishReason, error) {
 	}
 	r := &runner{opts: opts, redact: redact, proj: NewProjector(opts.Session)}
 	if opts.JSON {
-		r.enc = json.NewEncoder(&redactWriter{w: opts.Stdout, redact: redact})
+		r.enc = json.NewEncoder(&redactWriter{w: invisibleEscaper{w: opts.Stdout}, redact: redact})
 		r.enc.SetEscapeHTML(false)
 	}
 

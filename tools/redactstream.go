@@ -1,0 +1,61 @@
+package tools
+
+import "strings"
+
+// Limits of what RedactStream holds back: a line without an end is let
+// through once it is this long (progress output redrawn with CR), and a
+// private key block without its END line once it is this long.
+const (
+	redactHoldLine = 4 << 10
+	redactHoldKey  = 64 << 10
+)
+
+// RedactStream redacts live output that arrives in arbitrary pieces, as
+// Redact does the whole: it lets text through a line at a time, so a
+// credential split between two pieces is still seen whole, and holds back
+// a private key block until its END line. The zero value is ready to use;
+// it is not safe for concurrent use.
+type RedactStream struct {
+	pending string
+}
+
+// Write takes the next piece and returns the redacted text that may be
+// shown now (possibly empty).
+func (r *RedactStream) Write(chunk string) string {
+	text := r.pending + chunk
+	cut := strings.LastIndexByte(text, '\n') + 1
+	if b := openKeyLine(text[:cut]); b >= 0 && len(text)-b < redactHoldKey {
+		cut = b
+	}
+	if cut == 0 && (len(text) >= redactHoldKey || len(text) >= redactHoldLine && openKeyLine(text) < 0) {
+		cut = len(text)
+	}
+	r.pending = text[cut:]
+	return Redact(text[:cut])
+}
+
+// Flush returns the rest, redacted, once the output has ended.
+func (r *RedactStream) Flush() string {
+	text := r.pending
+	r.pending = ""
+	return Redact(text)
+}
+
+// openKeyLine returns where the line starts that begins a private key
+// block in s whose END line is not in s yet, or -1.
+func openKeyLine(s string) int {
+	i := strings.LastIndex(s, pemBegin)
+	if i < 0 {
+		return -1
+	}
+	lineEnd := strings.IndexByte(s[i:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(s)
+	} else {
+		lineEnd += i
+	}
+	if !strings.Contains(s[i:lineEnd], pemKey) || strings.Contains(s[i:], pemEnd) {
+		return -1
+	}
+	return strings.LastIndexByte(s[:i], '\n') + 1
+}
