@@ -93,15 +93,15 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 	var note string
 	switch d.Kind {
 	case AllowOnce, AllowSession:
-		note = "note: this command changed protected files (" + changed + "); the user approved keeping the change."
+		note = "note: this command changed protected files: " + changed + "; the user approved keeping the change."
 		tr.Summary += "; kept protected-file changes"
 	case Deny, DenyWithMessage, Cancelled:
 		if err := ch.Revert(); err != nil {
-			note = "note: this command changed protected files (" + changed + "), which are changed only with the user's approval; " +
+			note = "note: this command changed protected files: " + changed + ". They are changed only with the user's approval; " +
 				"tern tried to revert the change but could not fully: " + err.Error() + "."
 			tr.Summary += "; protected-file changes NOT fully reverted"
 		} else {
-			note = "note: this command changed protected files (" + changed + "), which are changed only with the user's approval; " +
+			note = "note: this command changed protected files: " + changed + ". They are changed only with the user's approval; " +
 				"tern reverted the change, so those files are as they were before the command."
 			tr.Summary += "; protected-file changes reverted"
 		}
