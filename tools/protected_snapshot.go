@@ -164,7 +164,9 @@ func (s *ProtectedSnapshot) Changes() *ProtectedChange {
 	}
 	slices.Sort(paths)
 	c := &ProtectedChange{before: s, after: after}
-	var diff strings.Builder
+	// One-line notes for what is not a text file come first, so that a
+	// reader splitting the diff at its "--- " headers sees them apart.
+	var notes, diff strings.Builder
 	for _, p := range paths {
 		b, hadB := s.entries[p]
 		a, hadA := after.entries[p]
@@ -189,14 +191,18 @@ func (s *ProtectedSnapshot) Changes() *ProtectedChange {
 			}
 		}
 		c.Paths = append(c.Paths, show+" ("+what+")")
-		if diff.Len() < snapDiffBytes {
-			diff.WriteString(entryDiff(show, b, hadB, a, hadA))
+		if diff.Len()+notes.Len() < snapDiffBytes {
+			if d, unified := entryDiff(show, b, hadB, a, hadA); unified {
+				diff.WriteString(d)
+			} else {
+				notes.WriteString(d)
+			}
 		}
 	}
 	if len(c.Paths) == 0 {
 		return nil
 	}
-	c.Diff = diff.String()
+	c.Diff = notes.String() + diff.String()
 	if len(c.Diff) > snapDiffBytes {
 		cut := snapDiffBytes
 		for cut > 0 && !utf8.RuneStart(c.Diff[cut]) {
@@ -207,9 +213,9 @@ func (s *ProtectedSnapshot) Changes() *ProtectedChange {
 	return c
 }
 
-// entryDiff is the diff of one changed entry: unified for text files, one
-// line for anything else.
-func entryDiff(show string, b snapEntry, hadB bool, a snapEntry, hadA bool) string {
+// entryDiff is the diff of one changed entry: unified for text files
+// (unified is true), one line for anything else.
+func entryDiff(show string, b snapEntry, hadB bool, a snapEntry, hadA bool) (d string, unified bool) {
 	text := func(e snapEntry, had bool) (string, bool) {
 		if !had {
 			return "", true
@@ -222,7 +228,7 @@ func entryDiff(show string, b snapEntry, hadB bool, a snapEntry, hadA bool) stri
 	bt, okB := text(b, hadB)
 	at, okA := text(a, hadA)
 	if okB && okA && (hadB && b.mode.IsRegular() || hadA && a.mode.IsRegular()) && bt != at {
-		return UnifiedDiff(show, bt, at)
+		return UnifiedDiff(show, bt, at), true
 	}
 	describe := func(e snapEntry, had bool) string {
 		switch {
@@ -235,7 +241,7 @@ func entryDiff(show string, b snapEntry, hadB bool, a snapEntry, hadA bool) stri
 		}
 		return fmt.Sprintf("%d bytes, mode %04o", e.size, e.mode.Perm())
 	}
-	return fmt.Sprintf("%s: %s → %s\n", show, describe(b, hadB), describe(a, hadA))
+	return fmt.Sprintf("%s: %s → %s\n", show, describe(b, hadB), describe(a, hadA)), false
 }
 
 // display renders p for people: relative to the workspace inside it, with

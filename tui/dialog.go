@@ -215,7 +215,10 @@ func (m *model) renderPreview(width int) []string {
 			out = append(out, th.dim.Render("in "+wd))
 		}
 	}
-	if r.Preview.Diff != "" {
+	switch {
+	case r.Preview.Diff != "" && r.Keep:
+		out = append(out, keepDiff(&m.rc, sanitize.Visible(r.Preview.Diff), width)...)
+	case r.Preview.Diff != "":
 		lines, _ := renderDiff(&m.rc, sanitize.Visible(r.Preview.Diff), width, 0, true)
 		out = append(out, lines...)
 	}

