@@ -76,7 +76,15 @@ func ListProtected(root, ternHome string) []Protected {
 		add(filepath.Join(g, "hooks"), true, whatGitHooks)
 	}
 	if hp := hooksPath(top, gitDirs); hp != "" {
-		add(hp, true, whatHooksPath)
+		if hp == root || hp == top || isWithin(hp, root) {
+			// core.hooksPath = . (or an ancestor): watching the whole folder
+			// would hold every edit; git runs only the hooks by name.
+			for _, name := range gitHookNames {
+				add(filepath.Join(hp, name), false, whatHooksPath)
+			}
+		} else {
+			add(hp, true, whatHooksPath)
+		}
 	}
 	add(filepath.Join(top, ".husky"), true, whatHusky)
 	if top != root {
@@ -250,4 +258,20 @@ func configValue(file, section, key string) (string, bool) {
 		val, found = v, true
 	}
 	return val, found
+}
+
+// isWithin reports whether p lies below dir.
+func isWithin(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}
+
+// gitHookNames are the hooks git runs (githooks(5)).
+var gitHookNames = []string{
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+	"pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+	"reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+	"fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
+	"post-index-change",
 }

@@ -87,6 +87,33 @@ func TestListProtected(t *testing.T) {
 	}
 }
 
+// TestHooksPathAtRoot checks that core.hooksPath = . watches the hooks git
+// runs from the workspace root, not every file of the workspace.
+func TestHooksPathAtRoot(t *testing.T) {
+	t.Parallel()
+	root := protectedRepo(t, "[core]\n\thooksPath = .\n")
+	got := ProtectedPaths(root, "")
+	if slices.Contains(got, root) {
+		t.Fatalf("the whole workspace is protected: %v", got)
+	}
+	if !slices.Contains(got, filepath.Join(root, "post-checkout")) {
+		t.Errorf("root hooks not watched: %v", got)
+	}
+	snap := SnapshotProtected(root, "")
+	if err := os.WriteFile(filepath.Join(root, "main.go"), []byte("package main // edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c := snap.Changes(); c != nil {
+		t.Errorf("an ordinary edit is held: %v", c.Paths)
+	}
+	if err := os.WriteFile(filepath.Join(root, "pre-commit"), []byte("touch pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c := snap.Changes(); c == nil || !slices.Contains(c.Paths, "pre-commit (created)") {
+		t.Errorf("a hook at the root is not seen: %+v", c)
+	}
+}
+
 // TestListProtectedWorktree checks a linked worktree: its .git is a file,
 // and the config and hooks that run are in the main repository's git
 // directory, outside the workspace.
