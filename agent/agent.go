@@ -44,6 +44,9 @@ type Options struct {
 	// SkipApprovals (--dangerously-skip-approvals) runs even the always-ask
 	// commands without asking; deny rules and read-only still refuse.
 	SkipApprovals bool
+	// TernHome is $TERN_HOME, whose AGENTS.md is protected like the
+	// workspace's ("" when unknown).
+	TernHome string
 	// MaxSteps limits the model requests of one turn; default 50.
 	MaxSteps int
 	// System is the system prompt; build it with BuildSystemPrompt. Empty

@@ -78,6 +78,9 @@ type ApprovalRequest struct {
 	// git push --force, ...); it says why in Reason.
 	Always bool
 	Reason string
+	// Keep is true for a question about a change a shell command already
+	// made to protected files: allowing keeps it, denying reverts it.
+	Keep bool
 
 	once  sync.Once
 	reply chan Decision

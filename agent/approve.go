@@ -81,7 +81,7 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	ask := ruling{verdict: verdictAsk}
 	if edit {
 		ask.scope, ask.grants = editScope, []string{editScope.Key}
-		if why := a.danger(args).protectedEdit(tg.rel); why != "" {
+		if why := a.protectedEditReason(a.danger(args), tg.rel); why != "" {
 			ask.always, ask.reason = true, "This call "+why+"."
 			return ask
 		}

@@ -3,12 +3,15 @@ package agent
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // Protected paths are written only after asking, under every policy, even
 // with a grant or an allow rule (only --dangerously-skip-approvals skips the
 // question): .git/ (its hooks and config run code), .tern/ (tern's own
-// settings), and the dotfiles of the home directory (shell rc files,
+// settings), .husky/ and the core.hooksPath folder (git hooks), the memory
+// files tern reads (AGENTS.md, CLAUDE.md), all in any letter case, and the dotfiles of the home directory (shell rc files,
 // ~/.gitconfig, ~/.npmrc, ~/.ssh, ...), where a change outlives the
 // session and reaches every later shell or tool the user runs.
 
@@ -45,12 +48,17 @@ func (d dangerCheck) protectedLiteral(p string) string {
 		parts = strings.TrimPrefix(strings.TrimPrefix(p, d.root), "/")
 	}
 	for _, part := range strings.Split(parts, "/") {
-		switch part {
+		// Any letter case: on macOS and Windows .GIT is .git.
+		switch strings.ToLower(part) {
 		case ".git":
 			return "writes into .git/ (" + d.display(p) + "), where git keeps its configuration and hooks"
 		case ".tern":
 			return "writes into .tern/ (" + d.display(p) + "), tern's own settings"
 		}
+	}
+	// .husky/, the core.hooksPath folder, the memory files (see protected.go).
+	if why := protectedIn(p, tools.ListProtected(d.root, ""), d.display); why != "" {
+		return why
 	}
 	for _, home := range d.homes() {
 		if !isInside(home, p) {
@@ -146,7 +154,7 @@ func (d dangerCheck) protectedTarget(w shellWord, cwd string) string {
 // element.
 func (d dangerCheck) protectedParts(v string) string {
 	for _, part := range strings.Split(v, "/") {
-		switch part {
+		switch strings.ToLower(part) {
 		case ".git":
 			return "writes into .git/ (" + v + "), where git keeps its configuration and hooks"
 		case ".tern":

@@ -238,6 +238,7 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 			t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text})
 		}
 	}
+	snap := t.watchProtected(pc)
 	start := time.Now()
 	res := pc.tool.Run(t.ctx, pc.args, output)
 	dur := time.Since(start)
@@ -259,5 +260,6 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	if tr.Status == 0 {
 		tr.Status = tools.StatusError
 	}
+	t.settleProtected(pc, snap, &tr)
 	return tr
 }

@@ -70,7 +70,10 @@ func (m *model) reply(d agent.Decision) tea.Cmd {
 	}
 	r := m.dlg.req
 	r.Reply(d)
-	if c, ok := m.cards[r.Call.ID]; ok {
+	if c, ok := m.cards[r.Call.ID]; ok && r.Keep {
+		keepCardState(c, d)
+		m.tr.changed(c)
+	} else if ok {
 		switch d.Kind {
 		case agent.AllowOnce, agent.AllowSession:
 			c.state = cardReady
@@ -147,15 +150,18 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	case "y", "Y":
 		return m.choose(optYes)
 	case "a", "A":
+		if d.req.Keep {
+			return nil
+		}
 		return m.choose(optSession)
 	case "n", "N", "esc":
 		return m.choose(optNo)
 	case "e", "E":
 		return m.choose(optTell)
 	case "left", "shift+tab", "h":
-		d.sel = (d.sel + numOptions - 1) % numOptions
+		d.sel = stepOption(d.req, d.sel, -1)
 	case "right", "tab", "l":
-		d.sel = (d.sel + 1) % numOptions
+		d.sel = stepOption(d.req, d.sel, 1)
 	case "enter":
 		return m.choose(d.sel)
 	case "up", "k":
@@ -209,7 +215,10 @@ func (m *model) renderPreview(width int) []string {
 			out = append(out, th.dim.Render("in "+wd))
 		}
 	}
-	if r.Preview.Diff != "" {
+	switch {
+	case r.Preview.Diff != "" && r.Keep:
+		out = append(out, keepDiff(&m.rc, sanitize.Visible(r.Preview.Diff), width)...)
+	case r.Preview.Diff != "":
 		lines, _ := renderDiff(&m.rc, sanitize.Visible(r.Preview.Diff), width, 0, true)
 		out = append(out, lines...)
 	}
@@ -239,6 +248,9 @@ func (m *model) dialogView() string {
 	inner := m.width - 4
 	var b strings.Builder
 	title := "Allow " + th.cardTitle.Render(sanitize.Visible(d.req.Call.Name)) + ": " + th.cardArg.Render(truncate(dialogTitle(d.req), inner-20)) + "?"
+	if d.req.Keep {
+		title = keepTitle(d.req, th)
+	}
 	b.WriteString(title)
 	if d.req.Always {
 		reason := sanitize.Visible(d.req.Reason)
@@ -271,8 +283,14 @@ func (m *model) dialogView() string {
 			"No (n)",
 			"No, and tell the model… (e)",
 		}
+		if d.req.Keep {
+			opts = keepOptions()
+		}
 		var parts []string
 		for i, o := range opts {
+			if o == "" {
+				continue
+			}
 			st := th.option
 			if i == d.sel {
 				st = th.optionSel

@@ -162,6 +162,11 @@ func (m *model) onResolved(ev agent.Event) tea.Cmd {
 	if ev.Approval != nil {
 		c.setPreview(ev.Approval.Preview)
 	}
+	if ev.Approval != nil && ev.Approval.Keep {
+		keepCardState(c, ev.Decision)
+		m.tr.changed(c)
+		return m.dropRequest(ev.Approval)
+	}
 	switch ev.Decision.Kind {
 	case agent.AllowOnce, agent.AllowSession:
 		if c.state == cardAwaiting {

@@ -244,6 +244,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Policy:        policy,
 		Rules:         agent.Rules{Allow: cfg.Allow.V, Deny: cfg.Deny.V},
 		SkipApprovals: cfg.SkipApprovals.V,
+		TernHome:      cfg.Home.V,
 		MaxSteps:      cfg.MaxSteps.V,
 		System:        system,
 		History:       history,

@@ -176,6 +176,9 @@ func (r *runner) stderrf(format string, args ...any) {
 // denyReason tells the model (and the reader of approval.resolved) why the
 // call did not run and how the user can let it run next time.
 func denyReason(req *agent.ApprovalRequest, p agent.Policy) string {
+	if req.Keep {
+		return "headless run: no one to approve keeping changes to protected files, so they were reverted; only --dangerously-skip-approvals keeps them unasked"
+	}
 	if req.Always {
 		return fmt.Sprintf("headless run: no one to approve; this command always asks (%s), and only --dangerously-skip-approvals runs it unasked", req.Reason)
 	}

@@ -171,6 +171,11 @@ func TestDenyReasonByPolicy(t *testing.T) {
 	if r := denyReason(always, agent.PolicyFullAuto); !strings.Contains(r, "--dangerously-skip-approvals") || !strings.Contains(r, "rewrites remote history") {
 		t.Errorf("always-ask reason = %q", r)
 	}
+	keep := approvalRequest("a3", "c3", "run_shell", `{"command":"cd .gi? && echo x >> config"}`)
+	keep.Always, keep.Keep, keep.Reason = true, true, "This command changed protected files: .git/config (changed). Keep the change (allow) or revert it (deny)?"
+	if r := denyReason(keep, agent.PolicyFullAuto); !strings.Contains(r, "reverted") || strings.Contains(r, "runs it unasked") {
+		t.Errorf("keep reason = %q", r)
+	}
 }
 
 func TestRunInterruptCancelsTheTurn(t *testing.T) {

@@ -1,0 +1,118 @@
+package agent
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/ternhq/tern/tools"
+)
+
+// The protected locations (tools.ListProtected: .git/config, .git/hooks/,
+// the core.hooksPath folder, .husky/, the memory files tern reads and
+// .tern/) hold what runs code or instructs the model later, outside any
+// sandbox. The file tools ask before writing them under every policy (see
+// protect.go); shell commands, whose writes cannot all be read from the
+// command line, are checked after the fact: the locations are fingerprinted
+// before each command and compared after it, and a change is held as an
+// approval (keep or revert), reverted when denied, cancelled or unanswered.
+
+// protectedIn returns why p is one of the protected locations in list, or
+// "". Names are compared case-insensitively on every system: on macOS and
+// Windows `.GIT/config` and `agents.md` are the same files as
+// `.git/config` and `AGENTS.md`.
+func protectedIn(p string, list []tools.Protected, display func(string) string) string {
+	lp := strings.ToLower(filepath.Clean(p))
+	for _, e := range list {
+		le := strings.ToLower(e.Path)
+		if lp == le || e.Dir && strings.HasPrefix(lp, le+string(filepath.Separator)) {
+			return "writes " + display(p) + ", " + e.What
+		}
+	}
+	return ""
+}
+
+// protectedEditReason returns why a file tool writing the
+// workspace-relative path rel must ask under every policy, or "": the
+// protected paths of protect.go, and $TERN_HOME/AGENTS.md.
+func (a *Agent) protectedEditReason(d dangerCheck, rel string) string {
+	if why := d.protectedEdit(rel); why != "" || rel == "" {
+		return why
+	}
+	if a.opts.TernHome == "" {
+		return ""
+	}
+	p := filepath.Join(d.root, filepath.FromSlash(rel))
+	global := []tools.Protected{{Path: filepath.Join(a.opts.TernHome, "AGENTS.md"), What: "instructions tern gives the model at the start of every session"}}
+	if why := protectedIn(p, global, d.display); why != "" {
+		return why
+	}
+	if real := resolveParent(p, true); real != p {
+		return protectedIn(real, global, d.display)
+	}
+	return ""
+}
+
+// watchProtected fingerprints the protected paths before a shell call, or
+// returns nil when there is nothing to watch: not a shell call, or
+// approvals are skipped (--dangerously-skip-approvals keeps every change).
+func (t *turn) watchProtected(pc *preparedCall) *tools.ProtectedSnapshot {
+	if pc.tool.Kind() != tools.KindShell || t.a.opts.SkipApprovals || t.a.opts.Workspace == nil {
+		return nil
+	}
+	return tools.SnapshotProtected(t.a.opts.Workspace.Root, t.a.opts.TernHome)
+}
+
+// settleProtected compares the protected paths with the snapshot taken
+// before the call and, when the call changed them, asks the user whether to
+// keep the change, under every policy: allowed, it stays; denied, cancelled
+// or unanswered (a headless run denies), it is reverted. The result tells
+// the model what changed and what was done.
+func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, tr *ToolResult) {
+	if snap == nil {
+		return
+	}
+	ch := snap.Changes()
+	if ch == nil {
+		return
+	}
+	changed := strings.Join(ch.Paths, ", ")
+	ca := parseCallArgs(pc.args)
+	preview := tools.Preview{Title: "keep the changes to " + changed, Diff: ch.Diff, Command: ca.Command, Workdir: ca.Workdir}
+	req := t.newRequest(pc, preview, ruling{always: true, reason: "This command changed protected files that run code or instruct the model later, " +
+		"outside the sandbox: " + changed + ". Keep the change (allow) or revert it (deny)?"})
+	req.Keep = true
+	t.emit(Event{Kind: EventApprovalRequested, Call: pc.call, Approval: req})
+	var d Decision
+	select {
+	case d = <-req.Decisions():
+	case <-t.ctx.Done():
+		d = Decision{Kind: Cancelled}
+		req.Reply(d)
+	}
+	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: d})
+	var note string
+	switch d.Kind {
+	case AllowOnce, AllowSession:
+		note = "note: this command changed protected files: " + changed + "; the user approved keeping the change."
+		tr.Summary += "; kept protected-file changes"
+	case Deny, DenyWithMessage, Cancelled:
+		if err := ch.Revert(); err != nil {
+			note = "note: this command changed protected files: " + changed + ". They are changed only with the user's approval; " +
+				"tern tried to revert the change but could not fully: " + err.Error() + "."
+			tr.Summary += "; protected-file changes NOT fully reverted"
+		} else {
+			note = "note: this command changed protected files: " + changed + ". They are changed only with the user's approval; " +
+				"tern reverted the change, so those files are as they were before the command."
+			tr.Summary += "; protected-file changes reverted"
+		}
+		if msg := strings.TrimSpace(d.Message); d.Kind == DenyWithMessage && msg != "" {
+			note += " The answer was: " + msg
+		} else {
+			note += " Do not try to make this change another way; if it is needed, ask the user to make it."
+		}
+	}
+	if tr.Output != "" && !strings.HasSuffix(tr.Output, "\n") {
+		tr.Output += "\n"
+	}
+	tr.Output += note
+}

@@ -1,0 +1,277 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Protected is one location whose content runs code or instructs the model
+// later, outside any sandbox: git's configuration and hooks, husky's hooks,
+// the memory files tern reads into the system prompt, and tern's settings.
+type Protected struct {
+	// Path is absolute and clean.
+	Path string
+	// Dir is true when everything below Path is protected.
+	Dir bool
+	// What says in words what the location holds, for reasons and notices.
+	What string
+}
+
+// Descriptions of the protected locations.
+const (
+	whatGitConfig = "git's configuration, where aliases, hooks and core.fsmonitor run code"
+	whatGitHooks  = "git's hooks, which run on the next commit, checkout or push"
+	whatHusky     = "husky's git hooks"
+	whatHooksPath = "the git hooks folder named by core.hooksPath"
+	whatMemory    = "instructions tern gives the model at the start of every session"
+	whatTern      = "tern's own settings"
+)
+
+// MemoryFileNames are the instruction file names tern reads (see
+// agent.LoadMemory); they are protected in every directory memory is read
+// from.
+var MemoryFileNames = []string{"AGENTS.md", "CLAUDE.md"}
+
+// ProtectedPaths returns the absolute paths that are protected for the
+// workspace root: files and directories (everything below a directory
+// counts). A sandbox that can bind paths read-only (Linux with user and
+// mount namespaces) binds these, so a confined command cannot change them
+// at all; paths that do not exist yet are listed too and must be skipped
+// or created by such a binder. ternHome is $TERN_HOME ("" when unknown).
+func ProtectedPaths(root, ternHome string) []string {
+	list := ListProtected(root, ternHome)
+	out := make([]string, len(list))
+	for i, p := range list {
+		out[i] = p.Path
+	}
+	return out
+}
+
+// ListProtected returns the protected locations of the workspace root:
+// .git/config and .git/hooks/ of its repository (for a linked worktree or
+// submodule, those of the git directory .git points to), the folder named
+// by core.hooksPath, .husky/, AGENTS.md and CLAUDE.md in every directory
+// from the repository's top down to root (where tern reads them),
+// $TERN_HOME/AGENTS.md, and .tern/.
+func ListProtected(root, ternHome string) []Protected {
+	root = filepath.Clean(root)
+	var out []Protected
+	seen := map[string]bool{}
+	add := func(p string, dir bool, what string) {
+		p = filepath.Clean(p)
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		out = append(out, Protected{Path: p, Dir: dir, What: what})
+	}
+	top, dirs := repoTop(root)
+	gitDirs := gitDirsOf(top)
+	for _, g := range gitDirs {
+		add(filepath.Join(g, "config"), false, whatGitConfig)
+		add(filepath.Join(g, "config.worktree"), false, whatGitConfig)
+		add(filepath.Join(g, "hooks"), true, whatGitHooks)
+	}
+	if hp := hooksPath(top, gitDirs); hp != "" {
+		if hp == root || hp == top || isWithin(hp, root) {
+			// core.hooksPath = . (or an ancestor): watching the whole folder
+			// would hold every edit; git runs only the hooks by name.
+			for _, name := range gitHookNames {
+				add(filepath.Join(hp, name), false, whatHooksPath)
+			}
+		} else {
+			add(hp, true, whatHooksPath)
+		}
+	}
+	add(filepath.Join(top, ".husky"), true, whatHusky)
+	if top != root {
+		add(filepath.Join(root, ".husky"), true, whatHusky)
+	}
+	for _, d := range dirs {
+		for _, name := range MemoryFileNames {
+			add(filepath.Join(d, name), false, whatMemory)
+		}
+	}
+	if ternHome != "" {
+		add(filepath.Join(ternHome, "AGENTS.md"), false, whatMemory)
+	}
+	local := filepath.Join(root, ".tern")
+	if ternHome != "" && sameDir(local, ternHome) {
+		// The workspace is the home directory and .tern/ is TERN_HOME, where
+		// tern writes its session logs while commands run: only its
+		// settings are protected there.
+		add(filepath.Join(ternHome, "config.toml"), false, whatTern)
+	} else {
+		add(local, true, whatTern)
+	}
+	return out
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// repoTop returns the top of the git repository holding root (the nearest
+// directory with a .git entry; root itself when there is none) and the
+// directories from it down to root, outermost first.
+func repoTop(root string) (string, []string) {
+	var chain []string
+	for dir := root; ; {
+		chain = append(chain, dir)
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return root, []string{root}
+		}
+		dir = parent
+	}
+	for i, j := 0, len(chain)-1; i < j; i, j = i+1, j-1 {
+		chain[i], chain[j] = chain[j], chain[i]
+	}
+	return chain[0], chain
+}
+
+// gitDirsOf returns the git directories of the repository at top: top/.git
+// when it is a directory; for a .git file ("gitdir: ..." of a linked
+// worktree or a submodule) the directory it names and, for a worktree, the
+// common directory holding the shared config and hooks. The .git path
+// itself is always included, so a .git file replaced by a directory is
+// seen.
+func gitDirsOf(top string) []string {
+	dotgit := filepath.Join(top, ".git")
+	dirs := []string{dotgit}
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
+		return dirs // a directory, or nothing
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	gd, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
+	if !ok {
+		return dirs
+	}
+	gd = strings.TrimSpace(gd)
+	if !filepath.IsAbs(gd) {
+		gd = filepath.Join(top, gd)
+	}
+	dirs = append(dirs, filepath.Clean(gd))
+	if c, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gd, common)
+		}
+		dirs = append(dirs, filepath.Clean(common))
+	}
+	return dirs
+}
+
+// hooksPath returns the absolute folder core.hooksPath names, read from the
+// repository's configuration files (the last setting wins, as in git),
+// else from the user's global configuration; "" when it is not set.
+// Include directives are not followed.
+func hooksPath(top string, gitDirs []string) string {
+	var v string
+	for _, g := range gitDirs {
+		for _, f := range []string{"config", "config.worktree"} {
+			if s, ok := configValue(filepath.Join(g, f), "core", "hookspath"); ok {
+				v = s
+			}
+		}
+	}
+	home, _ := os.UserHomeDir()
+	if v == "" && home != "" {
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		for _, f := range []string{filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")} {
+			if s, ok := configValue(f, "core", "hookspath"); ok {
+				v = s
+			}
+		}
+	}
+	if v == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(v, "~/"); ok && home != "" {
+		v = filepath.Join(home, rest)
+	}
+	if !filepath.IsAbs(v) {
+		// Relative to where hooks run: the top of the working tree.
+		v = filepath.Join(top, v)
+	}
+	return filepath.Clean(v)
+}
+
+// configValue reads the last value of section.key (both lower case) from
+// a git configuration file, in the simple form git writes: "[core]" and
+// "\thooksPath = value", a value optionally in double quotes.
+func configValue(file, section, key string) (string, bool) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", false
+	}
+	var cur, val string
+	found := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			head := strings.TrimSpace(line[1:end])
+			name, _, _ := strings.Cut(head, " ")
+			cur = strings.ToLower(name)
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		if cur != section || line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(k), key) {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
+			v = strings.TrimSpace(v[:i])
+		}
+		if len(v) >= 2 && v[0] == '"' {
+			if end := strings.IndexByte(v[1:], '"'); end >= 0 {
+				v = v[1 : end+1]
+			}
+		}
+		val, found = v, true
+	}
+	return val, found
+}
+
+// isWithin reports whether p lies below dir.
+func isWithin(dir, p string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != "." && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}
+
+// gitHookNames are the hooks git runs (githooks(5)).
+var gitHookNames = []string{
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+	"pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+	"reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+	"fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
+	"post-index-change",
+}

@@ -1,0 +1,336 @@
+package tools
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds of a snapshot of the protected paths: these are small files (a
+// repository's config and a dozen hooks), so the snapshot keeps their bytes
+// to put them back. Past these bounds a file is compared by its hash only
+// and cannot be restored.
+const (
+	// snapFileBytes is the largest file whose bytes a snapshot keeps.
+	snapFileBytes = 1 << 20
+	// snapTotalBytes is the most a snapshot keeps in all.
+	snapTotalBytes = 16 << 20
+	// snapEntries is the most entries a snapshot records below one
+	// protected directory; deeper or later entries are not watched.
+	snapEntries = 4096
+	// snapDiffBytes bounds the diff shown for a change.
+	snapDiffBytes = 64 << 10
+)
+
+// snapEntry is one file, link or directory as a snapshot saw it.
+type snapEntry struct {
+	mode fs.FileMode
+	// data is the file's content, or the link's target; nil when too
+	// large to keep (kept is false then).
+	data []byte
+	kept bool
+	sum  [sha256.Size]byte
+	size int64
+}
+
+func (e snapEntry) same(o snapEntry) bool {
+	return e.mode == o.mode && e.size == o.size && e.sum == o.sum
+}
+
+// ProtectedSnapshot is the state of the protected paths of a workspace at
+// one moment, kept so that a shell command's changes to them can be shown
+// and reverted.
+type ProtectedSnapshot struct {
+	root    string
+	home    string
+	list    []Protected
+	entries map[string]snapEntry
+	// partial is set when a bound was reached.
+	partial bool
+}
+
+// SnapshotProtected records the protected paths of the workspace root (see
+// ListProtected). It never fails: what cannot be read is recorded as
+// absent, which at worst reports a change that was not made.
+func SnapshotProtected(root, ternHome string) *ProtectedSnapshot {
+	home, _ := os.UserHomeDir()
+	s := &ProtectedSnapshot{root: filepath.Clean(root), home: home, list: ListProtected(root, ternHome)}
+	s.take()
+	return s
+}
+
+// take reads every protected path into s.entries.
+func (s *ProtectedSnapshot) take() {
+	s.entries = map[string]snapEntry{}
+	budget := snapTotalBytes
+	for _, p := range s.list {
+		fi, err := os.Lstat(p.Path)
+		if err != nil {
+			continue
+		}
+		if !fi.IsDir() || !p.Dir {
+			s.record(p.Path, fi, &budget)
+			continue
+		}
+		n := 0
+		_ = filepath.WalkDir(p.Path, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable: not watched
+			}
+			if n++; n > snapEntries {
+				s.partial = true
+				return filepath.SkipAll
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			s.record(path, info, &budget)
+			return nil
+		})
+	}
+}
+
+// record adds one entry, keeping its bytes while the budget lasts.
+func (s *ProtectedSnapshot) record(path string, fi fs.FileInfo, budget *int) {
+	e := snapEntry{mode: fi.Mode()}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		if err != nil {
+			return
+		}
+		e.data, e.kept = []byte(target), true
+	case fi.Mode().IsRegular():
+		e.size = fi.Size()
+		if fi.Size() > snapFileBytes || int(fi.Size()) > *budget {
+			s.partial = true
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return
+			}
+			e.sum, e.size = sha256.Sum256(data), int64(len(data))
+			s.entries[path] = e
+			return
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		*budget -= len(data)
+		e.data, e.kept, e.size = data, true, int64(len(data))
+	case fi.IsDir():
+		e.kept = true
+	default:
+		return // devices, sockets and pipes are not watched
+	}
+	e.sum = sha256.Sum256(e.data)
+	s.entries[path] = e
+}
+
+// ProtectedChange is what a command changed in the protected paths.
+type ProtectedChange struct {
+	before, after *ProtectedSnapshot
+	// Paths are the changed paths as shown to people: workspace-relative,
+	// ~/... or absolute, with what happened ("created", "changed",
+	// "removed", "mode 0644 → 0755").
+	Paths []string
+	// Diff is a unified diff of the changed text files, bounded.
+	Diff string
+}
+
+// Changes compares the protected paths now with the snapshot and returns
+// what changed, or nil when nothing did. Only the paths protected when the
+// snapshot was taken are compared: a command that points core.hooksPath
+// somewhere else changes .git/config, which is what is reported.
+func (s *ProtectedSnapshot) Changes() *ProtectedChange {
+	after := &ProtectedSnapshot{root: s.root, home: s.home, list: s.list}
+	after.take()
+	var paths []string
+	for p := range s.entries {
+		paths = append(paths, p)
+	}
+	for p := range after.entries {
+		if _, ok := s.entries[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	c := &ProtectedChange{before: s, after: after}
+	// One-line notes for what is not a text file come first, so that a
+	// reader splitting the diff at its "--- " headers sees them apart.
+	var notes, diff strings.Builder
+	for _, p := range paths {
+		b, hadB := s.entries[p]
+		a, hadA := after.entries[p]
+		if hadB && hadA && b.same(a) {
+			continue
+		}
+		show := s.display(p)
+		var what string
+		switch {
+		case !hadB:
+			what = "created"
+		case !hadA:
+			what = "removed"
+		case b.mode.Type() != a.mode.Type():
+			what = "replaced"
+		case b.size == a.size && b.sum == a.sum:
+			what = fmt.Sprintf("mode %04o → %04o", b.mode.Perm(), a.mode.Perm())
+		default:
+			what = "changed"
+			if b.mode != a.mode {
+				what += fmt.Sprintf(", mode %04o → %04o", b.mode.Perm(), a.mode.Perm())
+			}
+		}
+		c.Paths = append(c.Paths, show+" ("+what+")")
+		if diff.Len()+notes.Len() < snapDiffBytes {
+			if d, unified := entryDiff(show, b, hadB, a, hadA); unified {
+				diff.WriteString(d)
+			} else {
+				notes.WriteString(d)
+			}
+		}
+	}
+	if len(c.Paths) == 0 {
+		return nil
+	}
+	c.Diff = notes.String() + diff.String()
+	if len(c.Diff) > snapDiffBytes {
+		cut := snapDiffBytes
+		for cut > 0 && !utf8.RuneStart(c.Diff[cut]) {
+			cut--
+		}
+		c.Diff = c.Diff[:cut] + "\n[… diff cut]\n"
+	}
+	return c
+}
+
+// entryDiff is the diff of one changed entry: unified for text files
+// (unified is true), one line for anything else.
+func entryDiff(show string, b snapEntry, hadB bool, a snapEntry, hadA bool) (d string, unified bool) {
+	text := func(e snapEntry, had bool) (string, bool) {
+		if !had {
+			return "", true
+		}
+		if !e.mode.IsRegular() || !e.kept || bytes.IndexByte(e.data, 0) >= 0 || !utf8.Valid(e.data) {
+			return "", false
+		}
+		return string(e.data), true
+	}
+	bt, okB := text(b, hadB)
+	at, okA := text(a, hadA)
+	if okB && okA && (hadB && b.mode.IsRegular() || hadA && a.mode.IsRegular()) && bt != at {
+		return UnifiedDiff(show, bt, at), true
+	}
+	describe := func(e snapEntry, had bool) string {
+		switch {
+		case !had:
+			return "nothing"
+		case e.mode&fs.ModeSymlink != 0:
+			return "a link to " + string(e.data)
+		case e.mode.IsDir():
+			return "a directory"
+		}
+		return fmt.Sprintf("%d bytes, mode %04o", e.size, e.mode.Perm())
+	}
+	return fmt.Sprintf("%s: %s → %s\n", show, describe(b, hadB), describe(a, hadA)), false
+}
+
+// display renders p for people: relative to the workspace inside it, with
+// ~ for the home directory, else absolute.
+func (s *ProtectedSnapshot) display(p string) string {
+	if r, err := filepath.Rel(s.root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	if s.home != "" {
+		if r, err := filepath.Rel(s.home, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "~/" + filepath.ToSlash(r)
+		}
+	}
+	return p
+}
+
+// Revert puts every changed protected path back as the snapshot saw it:
+// the same bytes, link targets and modes; entries the command created are
+// removed and entries it removed come back. A file too large to have been
+// kept cannot be restored: that, and every other failure, is in the error.
+func (c *ProtectedChange) Revert() error {
+	var errs []error
+	// Remove what is new or of another kind, deepest first.
+	var gone []string
+	for p, a := range c.after.entries {
+		b, had := c.before.entries[p]
+		if !had || b.mode.Type() != a.mode.Type() {
+			gone = append(gone, p)
+		}
+	}
+	slices.SortFunc(gone, func(x, y string) int { return strings.Compare(y, x) })
+	for _, p := range gone {
+		if err := os.RemoveAll(p); err != nil {
+			errs = append(errs, fmt.Errorf("remove %s: %w", c.before.display(p), err))
+		}
+	}
+	// Restore what was there, parents first.
+	var back []string
+	for p, b := range c.before.entries {
+		if a, ok := c.after.entries[p]; !ok || !a.same(b) {
+			back = append(back, p)
+		}
+	}
+	slices.Sort(back)
+	for _, p := range back {
+		if err := restoreEntry(p, c.before.entries[p]); err != nil {
+			errs = append(errs, fmt.Errorf("restore %s: %w", c.before.display(p), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// restoreEntry makes path hold e again.
+func restoreEntry(path string, e snapEntry) error {
+	switch {
+	case e.mode.IsDir():
+		if err := os.MkdirAll(path, e.mode.Perm()); err != nil {
+			return err
+		}
+		return os.Chmod(path, e.mode.Perm())
+	case !e.kept:
+		return errors.New("it was too large to keep a copy of")
+	case e.mode&fs.ModeSymlink != 0:
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+		return os.Symlink(string(e.data), path)
+	}
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		if err := os.RemoveAll(path); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tern-restore-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(e.data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), e.mode.Perm())); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
