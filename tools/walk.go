@@ -123,7 +123,7 @@ func dupFile(f *os.File) (int, error) {
 // directory rel, reading the .gitignore files of its parents from the root
 // down (rel's own is read when it is walked).
 func (wk *walker) ignoresFor(rel string) ignoreStack {
-	stack := enclosingIgnores(wk.w.Root)
+	stack := enclosingIgnores(wk.w.Root, wk.r)
 	if rel == "" {
 		return stack
 	}
