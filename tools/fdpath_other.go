@@ -5,6 +5,6 @@ package tools
 import "os"
 
 // fdPath cannot tell, on this system, which path an open file has: callers
-// then judge the name they opened and check every file against the
-// workspace's secret files by device and inode.
+// then judge the name they opened (the root still keeps the open inside
+// the workspace).
 func fdPath(*os.File) (string, bool) { return "", false }

@@ -126,6 +126,29 @@ func readIgnoreAt(d *os.File) ([]byte, error) {
 	return data, rerr
 }
 
+// readIgnoreIn reads the ignore file name of the workspace r, through the
+// root, when it is a regular file (not a link) of reasonable size.
+func readIgnoreIn(r *os.Root, name string) ([]byte, error) {
+	fi, err := r.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errIgnoreNotRegular
+	}
+	f, err := r.OpenFile(name, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	var data []byte
+	var rerr error
+	if err := dirControl(f, func(fd int) { data, _, rerr = readFd(fd, nil, maxIgnoreFileSize) }); err != nil {
+		return nil, err
+	}
+	return data, rerr
+}
+
 // trimIgnoreSpaces drops trailing spaces unless escaped with a backslash.
 func trimIgnoreSpaces(line string) string {
 	for strings.HasSuffix(line, " ") && !strings.HasSuffix(line, `\ `) {
@@ -215,11 +238,13 @@ func (s ignoreStack) withFile(d *os.File, dirRel string) ignoreStack {
 // rootIgnores returns the ignore files that apply at the workspace root: the
 // .gitignore files and .git/info/exclude of an enclosing repository whose top
 // lies above the root, then the root's own .git/info/exclude and .gitignore.
-func rootIgnores(root string) ignoreStack { return enclosingIgnores(root).with(root, "") }
+func rootIgnores(root string) ignoreStack { return enclosingIgnores(root, nil).with(root, "") }
 
 // enclosingIgnores returns the ignore files of rootIgnores but the root's
-// own .gitignore, which the walk reads through its handle on the root.
-func enclosingIgnores(root string) ignoreStack {
+// own .gitignore, which the walk reads through its handle on the root. With
+// r (the workspace's root), the workspace's own .git/info/exclude is read
+// through it too; files above the workspace are read by path.
+func enclosingIgnores(root string, r *os.Root) ignoreStack {
 	var stack ignoreStack
 	// Find the repository top: the nearest directory at or above root that
 	// holds .git. Ignore files above the root only count inside a repository.
@@ -235,7 +260,14 @@ func enclosingIgnores(root string) ignoreStack {
 		}
 		dir = parent
 	}
-	if top != "" {
+	switch {
+	case top == root && r != nil:
+		if data, err := readIgnoreIn(r, filepath.Join(".git", "info", "exclude")); err == nil {
+			if rules := parseIgnore(string(data)); len(rules) > 0 {
+				stack = append(stack, &ignoreFile{rules: rules})
+			}
+		}
+	case top != "":
 		stack = appendIgnoreFile(stack, filepath.Join(top, ".git", "info", "exclude"), root, top)
 		if top != root {
 			rel, err := filepath.Rel(top, root)

@@ -117,7 +117,7 @@ func (w *Workspace) openRead(rel string) (o opened, err error) {
 	if !known {
 		real = rel
 	}
-	if err := w.checkShown(real, info, !known, nil); err != nil {
+	if err := w.checkShown(real, info, nil); err != nil {
 		return opened{}, err
 	}
 	return opened{f: f, info: info, rel: real}, nil
@@ -139,10 +139,9 @@ func (e *shownError) Error() string { return e.msg }
 
 // checkShown refuses a file the read tools must not show: anything in
 // .git, a secret by name, or a regular file that is the same file as a
-// secret of the workspace (a hard link with an innocent name). always
-// checks the hard links even for a file with one link (when its real name
-// is not known). idx caches the secrets of one walk (nil: built on demand).
-func (w *Workspace) checkShown(rel string, info fs.FileInfo, always bool, idx *secretIndex) error {
+// secret of the workspace (a hard link with an innocent name). idx caches
+// the secrets of one walk (nil: built on demand).
+func (w *Workspace) checkShown(rel string, info fs.FileInfo, idx *secretIndex) error {
 	if inGitDir(rel) {
 		return &shownError{gitRefusal(rel)}
 	}
@@ -153,7 +152,7 @@ func (w *Workspace) checkShown(rel string, info fs.FileInfo, always bool, idx *s
 		return nil
 	}
 	id, links, ok := fileIDOf(info)
-	if !ok || (links < 2 && !always) {
+	if !ok || links < 2 {
 		return nil
 	}
 	if idx == nil {
@@ -196,11 +195,15 @@ func (w *Workspace) replaceFile(rel string, data []byte, perm fs.FileMode, mkdir
 		return rootError(dirRel, err)
 	}
 	defer func() { _ = d.Close() }()
+	want := dirRel
+	if want == "" {
+		want = "."
+	}
 	real, known, err := w.fdRel(d)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s %w", displayPath(dirRel), err)
-	case known && real != strings.TrimSuffix(path.Clean("./"+dirRel), "/") && (real != "." || dirRel != ""):
+		return fmt.Errorf("%s %w", displayPath(want), err)
+	case known && real != want:
 		return fmt.Errorf("the folder of %s %w", displayPath(rel), errSwapped)
 	}
 	if err := w.CheckWritable(rel); err != nil {

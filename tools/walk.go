@@ -89,10 +89,10 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		if !info.Mode().IsRegular() {
 			return st, nil
 		}
-		if opts.keep != nil && !opts.keep(startRel) {
+		if !wk.wanted(startRel) {
 			return st, nil
 		}
-		if err := w.checkShown(startRel, info, !known, &wk.idx); err != nil {
+		if err := w.checkShown(startRel, info, &wk.idx); err != nil {
 			return st, err
 		}
 		fd := -1
@@ -123,7 +123,7 @@ func dupFile(f *os.File) (int, error) {
 // directory rel, reading the .gitignore files of its parents from the root
 // down (rel's own is read when it is walked).
 func (wk *walker) ignoresFor(rel string) ignoreStack {
-	stack := enclosingIgnores(wk.w.Root)
+	stack := enclosingIgnores(wk.w.Root, wk.r)
 	if rel == "" {
 		return stack
 	}
@@ -314,7 +314,7 @@ func (wk *walker) symlink(rel string) error {
 	if !known {
 		real = rel
 	}
-	if err := wk.w.checkShown(real, info, !known, &wk.idx); err != nil {
+	if err := wk.w.checkShown(real, info, &wk.idx); err != nil {
 		var refused *shownError
 		if errors.As(err, &refused) && !inGitDir(real) {
 			wk.stats.secret++
