@@ -240,3 +240,33 @@ func TestProtectedFileTools(t *testing.T) {
 		}
 	}
 }
+
+// TestShellProtectedCancelledReverts checks that a keep question left
+// unanswered when the turn is cancelled reverts the change.
+func TestShellProtectedCancelledReverts(t *testing.T) {
+	t.Parallel()
+	ws := protectedWorkspace(t)
+	want := treeState(t, ws.Root)
+	reg := tools.NewRegistry(tools.NewRunShell(ws, os.Environ()))
+	args, _ := json.Marshal(map[string]string{"command": `h=.git/hooks; echo 'touch pwned' > $h/post-commit`})
+	h := newHarness(t, reg, func(o *Options) { o.Workspace, o.Policy = ws, PolicyFullAuto }, calls("run_shell", string(args)), answer("done"))
+	a := h.a
+	evs := h.turn("go", func(ev Event) {
+		if ev.Kind == EventApprovalRequested && ev.Approval.Keep {
+			a.Cancel()
+		}
+	})
+	res := eventsOf(evs, kDone)[0].Result
+	if !strings.Contains(res.Output, "tern reverted the change") {
+		t.Errorf("result %q", res.Output)
+	}
+	got := treeState(t, ws.Root)
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("tree has %d entries, want %d", len(got), len(want))
+	}
+}
