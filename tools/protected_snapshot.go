@@ -70,7 +70,17 @@ func SnapshotProtected(root, ternHome string) *ProtectedSnapshot {
 func (s *ProtectedSnapshot) take() {
 	s.entries = map[string]snapEntry{}
 	budget := snapTotalBytes
+	links := map[string]string{}
 	for _, p := range s.list {
+		if link := linkedParent(p.Path, links); link != "" {
+			// A folder above the protected path was replaced by a link (say
+			// .git by a link to another repository): the link itself is what
+			// changed, and nothing is read or reverted through it.
+			if fi, err := os.Lstat(link); err == nil {
+				s.record(link, fi, &budget)
+			}
+			continue
+		}
 		fi, err := os.Lstat(p.Path)
 		if err != nil {
 			continue
@@ -333,4 +343,23 @@ func restoreEntry(path string, e snapEntry) error {
 		return err
 	}
 	return nil
+}
+
+// linkedParent returns the nearest folder above p that is a symbolic link,
+// or "" when there is none. ListProtected gives paths whose folders are
+// real, so a link there was put in since.
+// seen remembers the answer for each folder asked about.
+func linkedParent(p string, seen map[string]string) string {
+	dir := filepath.Dir(p)
+	if link, ok := seen[dir]; ok {
+		return link
+	}
+	link := ""
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		link = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		link = linkedParent(dir, seen)
+	}
+	seen[dir] = link
+	return link
 }
