@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -75,7 +76,7 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 	if ch == nil {
 		return
 	}
-	changed := strings.Join(ch.Paths, ", ")
+	changed := listChanged(ch.Paths)
 	ca := parseCallArgs(pc.args)
 	preview := tools.Preview{Title: "keep the changes to " + changed, Diff: ch.Diff, Command: ca.Command, Workdir: ca.Workdir}
 	req := t.newRequest(pc, preview, ruling{always: true, reason: "This command changed protected files that run code or instruct the model later, " +
@@ -115,4 +116,17 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 		tr.Output += "\n"
 	}
 	tr.Output += note
+}
+
+// maxListed is how many changed paths a question or note names; the diff
+// shows them all.
+const maxListed = 8
+
+// listChanged names the changed paths, the first maxListed of them (git
+// init alone creates a dozen sample hooks).
+func listChanged(paths []string) string {
+	if len(paths) <= maxListed {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(paths)-maxListed)
 }

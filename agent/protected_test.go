@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -268,5 +269,21 @@ func TestShellProtectedCancelledReverts(t *testing.T) {
 	}
 	if len(got) != len(want) {
 		t.Errorf("tree has %d entries, want %d", len(got), len(want))
+	}
+}
+
+// TestListChanged checks that a question names at most maxListed paths.
+func TestListChanged(t *testing.T) {
+	t.Parallel()
+	var paths []string
+	for i := range 14 {
+		paths = append(paths, fmt.Sprintf(".git/hooks/h%d.sample (created)", i))
+	}
+	got := listChanged(paths)
+	if !strings.HasSuffix(got, "and 6 more") || strings.Count(got, "(created)") != maxListed {
+		t.Errorf("listChanged = %q", got)
+	}
+	if got := listChanged(paths[:2]); got != ".git/hooks/h0.sample (created), .git/hooks/h1.sample (created)" {
+		t.Errorf("listChanged = %q", got)
 	}
 }

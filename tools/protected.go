@@ -60,8 +60,16 @@ func ListProtected(root, ternHome string) []Protected {
 	root = filepath.Clean(root)
 	var out []Protected
 	seen := map[string]bool{}
+	reals := map[string]string{}
 	add := func(p string, dir bool, what string) {
-		p = realParent(filepath.Clean(p))
+		p = filepath.Clean(p)
+		parent := filepath.Dir(p)
+		real, ok := reals[parent]
+		if !ok {
+			real = filepath.Dir(realParent(p))
+			reals[parent] = real
+		}
+		p = filepath.Join(real, filepath.Base(p))
 		if seen[p] {
 			return
 		}
