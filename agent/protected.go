@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,9 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 		return
 	}
 	changed := listChanged(ch.Paths)
+	// Held back while the user decides: a hook must not run, nor a memory
+	// file be read, before the answer, nor stay if tern dies meanwhile.
+	held := ch.Revert()
 	ca := parseCallArgs(pc.args)
 	preview := tools.Preview{Title: "keep the changes to " + changed, Diff: ch.Diff, Command: ca.Command, Workdir: ca.Workdir}
 	req := t.newRequest(pc, preview, ruling{always: true, reason: "This command changed protected files that run code or instruct the model later, " +
@@ -94,10 +98,16 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 	var note string
 	switch d.Kind {
 	case AllowOnce, AllowSession:
+		if err := errors.Join(held, ch.Reapply()); err != nil {
+			note = "note: this command changed protected files: " + changed + "; the user approved keeping the change, " +
+				"but tern could not fully put it back after holding it: " + err.Error() + "."
+			tr.Summary += "; protected-file changes NOT fully kept"
+			break
+		}
 		note = "note: this command changed protected files: " + changed + "; the user approved keeping the change."
 		tr.Summary += "; kept protected-file changes"
 	case Deny, DenyWithMessage, Cancelled:
-		if err := ch.Revert(); err != nil {
+		if err := held; err != nil {
 			note = "note: this command changed protected files: " + changed + ". They are changed only with the user's approval; " +
 				"tern tried to revert the change but could not fully: " + err.Error() + "."
 			tr.Summary += "; protected-file changes NOT fully reverted"

@@ -287,3 +287,36 @@ func TestListChanged(t *testing.T) {
 		t.Errorf("listChanged = %q", got)
 	}
 }
+
+// TestShellProtectedHeldWhileAsking checks that a change is held back while
+// the user decides (a hook cannot run, and tern dying leaves no change)
+// and comes back exactly when kept.
+func TestShellProtectedHeldWhileAsking(t *testing.T) {
+	t.Parallel()
+	ws := protectedWorkspace(t)
+	hook := filepath.Join(ws.Root, ".git", "hooks", "post-commit")
+	reg := tools.NewRegistry(tools.NewRunShell(ws, os.Environ()))
+	args, _ := json.Marshal(map[string]string{"command": `h=.git/hooks; printf 'touch pwned\n' > $h/post-commit; chmod 700 $h/post-commit`})
+	h := newHarness(t, reg, func(o *Options) { o.Workspace, o.Policy = ws, PolicyFullAuto }, calls("run_shell", string(args)), answer("done"))
+	asked := false
+	h.turn("go", func(ev Event) {
+		if ev.Kind != EventApprovalRequested || !ev.Approval.Keep {
+			return
+		}
+		asked = true
+		if _, err := os.Lstat(hook); err == nil {
+			t.Error("the new hook is in place while the user is asked")
+		}
+		ev.Approval.Reply(Decision{Kind: AllowOnce})
+	})
+	if !asked {
+		t.Fatal("not asked")
+	}
+	fi, err := os.Stat(hook)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("kept hook: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(hook); string(b) != "touch pwned\n" {
+		t.Errorf("kept hook holds %q", b)
+	}
+}

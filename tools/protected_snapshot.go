@@ -272,33 +272,41 @@ func (s *ProtectedSnapshot) display(p string) string {
 // the same bytes, link targets and modes; entries the command created are
 // removed and entries it removed come back. A file too large to have been
 // kept cannot be restored: that, and every other failure, is in the error.
-func (c *ProtectedChange) Revert() error {
+func (c *ProtectedChange) Revert() error { return switchState(c.after, c.before) }
+
+// Reapply makes the protected paths hold the command's changes again after
+// Revert, for a change that was held back while the user was asked and
+// then kept.
+func (c *ProtectedChange) Reapply() error { return switchState(c.before, c.after) }
+
+// switchState turns the protected paths from the state from into the
+// state to: it removes what to does not hold (deepest first), then writes
+// what differs (parents first).
+func switchState(from, to *ProtectedSnapshot) error {
 	var errs []error
-	// Remove what is new or of another kind, deepest first.
 	var gone []string
-	for p, a := range c.after.entries {
-		b, had := c.before.entries[p]
-		if !had || b.mode.Type() != a.mode.Type() {
+	for p, f := range from.entries {
+		t, had := to.entries[p]
+		if !had || t.mode.Type() != f.mode.Type() {
 			gone = append(gone, p)
 		}
 	}
 	slices.SortFunc(gone, func(x, y string) int { return strings.Compare(y, x) })
 	for _, p := range gone {
 		if err := os.RemoveAll(p); err != nil {
-			errs = append(errs, fmt.Errorf("remove %s: %w", c.before.display(p), err))
+			errs = append(errs, fmt.Errorf("remove %s: %w", to.display(p), err))
 		}
 	}
-	// Restore what was there, parents first.
 	var back []string
-	for p, b := range c.before.entries {
-		if a, ok := c.after.entries[p]; !ok || !a.same(b) {
+	for p, t := range to.entries {
+		if f, ok := from.entries[p]; !ok || !f.same(t) {
 			back = append(back, p)
 		}
 	}
 	slices.Sort(back)
 	for _, p := range back {
-		if err := restoreEntry(p, c.before.entries[p]); err != nil {
-			errs = append(errs, fmt.Errorf("restore %s: %w", c.before.display(p), err))
+		if err := restoreEntry(p, to.entries[p]); err != nil {
+			errs = append(errs, fmt.Errorf("restore %s: %w", to.display(p), err))
 		}
 	}
 	return errors.Join(errs...)

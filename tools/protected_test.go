@@ -213,6 +213,7 @@ func TestProtectedRevert(t *testing.T) {
 	mustWrite(".tern", "not a directory\n", 0o644)
 	mustWrite("main.go", "package main // an ordinary edit stays\n", 0o644)
 
+	changed := walk()
 	c := snap.Changes()
 	if c == nil {
 		t.Fatal("changes not seen")
@@ -248,6 +249,21 @@ func TestProtectedRevert(t *testing.T) {
 	}
 	if c := snap.Changes(); c != nil {
 		t.Errorf("after revert, still changed: %v", c.Paths)
+	}
+	// Kept after being held back: the command's state comes back exactly.
+	if err := c.Reapply(); err != nil {
+		t.Fatal(err)
+	}
+	got = walk()
+	for k, v := range changed {
+		if got[k] != v {
+			t.Errorf("reapplied %s: got %q, want %q", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := changed[k]; !ok {
+			t.Errorf("reapplied: %s should not exist", k)
+		}
 	}
 }
 
