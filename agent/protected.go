@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -75,7 +77,10 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 	if ch == nil {
 		return
 	}
-	changed := strings.Join(ch.Paths, ", ")
+	changed := listChanged(ch.Paths)
+	// Held back while the user decides: a hook must not run, nor a memory
+	// file be read, before the answer, nor stay if tern dies meanwhile.
+	held := ch.Revert()
 	ca := parseCallArgs(pc.args)
 	preview := tools.Preview{Title: "keep the changes to " + changed, Diff: ch.Diff, Command: ca.Command, Workdir: ca.Workdir}
 	req := t.newRequest(pc, preview, ruling{always: true, reason: "This command changed protected files that run code or instruct the model later, " +
@@ -93,10 +98,16 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 	var note string
 	switch d.Kind {
 	case AllowOnce, AllowSession:
+		if err := errors.Join(held, ch.Reapply()); err != nil {
+			note = "note: this command changed protected files: " + changed + "; the user approved keeping the change, " +
+				"but tern could not fully put it back after holding it: " + err.Error() + "."
+			tr.Summary += "; protected-file changes NOT fully kept"
+			break
+		}
 		note = "note: this command changed protected files: " + changed + "; the user approved keeping the change."
 		tr.Summary += "; kept protected-file changes"
 	case Deny, DenyWithMessage, Cancelled:
-		if err := ch.Revert(); err != nil {
+		if err := held; err != nil {
 			note = "note: this command changed protected files: " + changed + ". They are changed only with the user's approval; " +
 				"tern tried to revert the change but could not fully: " + err.Error() + "."
 			tr.Summary += "; protected-file changes NOT fully reverted"
@@ -115,4 +126,17 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 		tr.Output += "\n"
 	}
 	tr.Output += note
+}
+
+// maxListed is how many changed paths a question or note names; the diff
+// shows them all.
+const maxListed = 8
+
+// listChanged names the changed paths, the first maxListed of them (git
+// init alone creates a dozen sample hooks).
+func listChanged(paths []string) string {
+	if len(paths) <= maxListed {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(paths)-maxListed)
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -238,5 +239,84 @@ func TestProtectedFileTools(t *testing.T) {
 		if got := r.verdict == verdictAsk && r.always; got != tc.always {
 			t.Errorf("%s: verdict %v always %v (%s), want always-ask %v", tc.path, r.verdict, r.always, r.reason, tc.always)
 		}
+	}
+}
+
+// TestShellProtectedCancelledReverts checks that a keep question left
+// unanswered when the turn is cancelled reverts the change.
+func TestShellProtectedCancelledReverts(t *testing.T) {
+	t.Parallel()
+	ws := protectedWorkspace(t)
+	want := treeState(t, ws.Root)
+	reg := tools.NewRegistry(tools.NewRunShell(ws, os.Environ()))
+	args, _ := json.Marshal(map[string]string{"command": `h=.git/hooks; echo 'touch pwned' > $h/post-commit`})
+	h := newHarness(t, reg, func(o *Options) { o.Workspace, o.Policy = ws, PolicyFullAuto }, calls("run_shell", string(args)), answer("done"))
+	a := h.a
+	evs := h.turn("go", func(ev Event) {
+		if ev.Kind == EventApprovalRequested && ev.Approval.Keep {
+			a.Cancel()
+		}
+	})
+	res := eventsOf(evs, kDone)[0].Result
+	if !strings.Contains(res.Output, "tern reverted the change") {
+		t.Errorf("result %q", res.Output)
+	}
+	got := treeState(t, ws.Root)
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("tree has %d entries, want %d", len(got), len(want))
+	}
+}
+
+// TestListChanged checks that a question names at most maxListed paths.
+func TestListChanged(t *testing.T) {
+	t.Parallel()
+	var paths []string
+	for i := range 14 {
+		paths = append(paths, fmt.Sprintf(".git/hooks/h%d.sample (created)", i))
+	}
+	got := listChanged(paths)
+	if !strings.HasSuffix(got, "and 6 more") || strings.Count(got, "(created)") != maxListed {
+		t.Errorf("listChanged = %q", got)
+	}
+	if got := listChanged(paths[:2]); got != ".git/hooks/h0.sample (created), .git/hooks/h1.sample (created)" {
+		t.Errorf("listChanged = %q", got)
+	}
+}
+
+// TestShellProtectedHeldWhileAsking checks that a change is held back while
+// the user decides (a hook cannot run, and tern dying leaves no change)
+// and comes back exactly when kept.
+func TestShellProtectedHeldWhileAsking(t *testing.T) {
+	t.Parallel()
+	ws := protectedWorkspace(t)
+	hook := filepath.Join(ws.Root, ".git", "hooks", "post-commit")
+	reg := tools.NewRegistry(tools.NewRunShell(ws, os.Environ()))
+	args, _ := json.Marshal(map[string]string{"command": `h=.git/hooks; printf 'touch pwned\n' > $h/post-commit; chmod 700 $h/post-commit`})
+	h := newHarness(t, reg, func(o *Options) { o.Workspace, o.Policy = ws, PolicyFullAuto }, calls("run_shell", string(args)), answer("done"))
+	asked := false
+	h.turn("go", func(ev Event) {
+		if ev.Kind != EventApprovalRequested || !ev.Approval.Keep {
+			return
+		}
+		asked = true
+		if _, err := os.Lstat(hook); err == nil {
+			t.Error("the new hook is in place while the user is asked")
+		}
+		ev.Approval.Reply(Decision{Kind: AllowOnce})
+	})
+	if !asked {
+		t.Fatal("not asked")
+	}
+	fi, err := os.Stat(hook)
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("kept hook: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(hook); string(b) != "touch pwned\n" {
+		t.Errorf("kept hook holds %q", b)
 	}
 }

@@ -60,8 +60,16 @@ func ListProtected(root, ternHome string) []Protected {
 	root = filepath.Clean(root)
 	var out []Protected
 	seen := map[string]bool{}
+	reals := map[string]string{}
 	add := func(p string, dir bool, what string) {
 		p = filepath.Clean(p)
+		parent := filepath.Dir(p)
+		real, ok := reals[parent]
+		if !ok {
+			real = filepath.Dir(realParent(p))
+			reals[parent] = real
+		}
+		p = filepath.Join(real, filepath.Base(p))
 		if seen[p] {
 			return
 		}
@@ -274,4 +282,22 @@ var gitHookNames = []string{
 	"reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
 	"fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
 	"post-index-change",
+}
+
+// realParent returns p with the folders above it resolved to their real
+// paths, as far as they exist, so that a snapshot can tell a folder later
+// replaced by a link.
+func realParent(p string) string {
+	dir, rest := filepath.Dir(p), filepath.Base(p)
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
 }

@@ -37,3 +37,17 @@ func writeBenchFile(b *testing.B, root, rel, data string) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkListProtected measures listing the protected paths, which the
+// file tools' approval check does for each path it judges.
+func BenchmarkListProtected(b *testing.B) {
+	root := b.TempDir()
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		b.Skipf("git init: %v %s", err, out)
+	}
+	for b.Loop() {
+		if len(ListProtected(root, "")) == 0 {
+			b.Fatal("nothing listed")
+		}
+	}
+}

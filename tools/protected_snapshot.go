@@ -70,7 +70,17 @@ func SnapshotProtected(root, ternHome string) *ProtectedSnapshot {
 func (s *ProtectedSnapshot) take() {
 	s.entries = map[string]snapEntry{}
 	budget := snapTotalBytes
+	links := map[string]string{}
 	for _, p := range s.list {
+		if link := linkedParent(p.Path, links); link != "" {
+			// A folder above the protected path was replaced by a link (say
+			// .git by a link to another repository): the link itself is what
+			// changed, and nothing is read or reverted through it.
+			if fi, err := os.Lstat(link); err == nil {
+				s.record(link, fi, &budget)
+			}
+			continue
+		}
 		fi, err := os.Lstat(p.Path)
 		if err != nil {
 			continue
@@ -262,33 +272,41 @@ func (s *ProtectedSnapshot) display(p string) string {
 // the same bytes, link targets and modes; entries the command created are
 // removed and entries it removed come back. A file too large to have been
 // kept cannot be restored: that, and every other failure, is in the error.
-func (c *ProtectedChange) Revert() error {
+func (c *ProtectedChange) Revert() error { return switchState(c.after, c.before) }
+
+// Reapply makes the protected paths hold the command's changes again after
+// Revert, for a change that was held back while the user was asked and
+// then kept.
+func (c *ProtectedChange) Reapply() error { return switchState(c.before, c.after) }
+
+// switchState turns the protected paths from the state from into the
+// state to: it removes what to does not hold (deepest first), then writes
+// what differs (parents first).
+func switchState(from, to *ProtectedSnapshot) error {
 	var errs []error
-	// Remove what is new or of another kind, deepest first.
 	var gone []string
-	for p, a := range c.after.entries {
-		b, had := c.before.entries[p]
-		if !had || b.mode.Type() != a.mode.Type() {
+	for p, f := range from.entries {
+		t, had := to.entries[p]
+		if !had || t.mode.Type() != f.mode.Type() {
 			gone = append(gone, p)
 		}
 	}
 	slices.SortFunc(gone, func(x, y string) int { return strings.Compare(y, x) })
 	for _, p := range gone {
 		if err := os.RemoveAll(p); err != nil {
-			errs = append(errs, fmt.Errorf("remove %s: %w", c.before.display(p), err))
+			errs = append(errs, fmt.Errorf("remove %s: %w", to.display(p), err))
 		}
 	}
-	// Restore what was there, parents first.
 	var back []string
-	for p, b := range c.before.entries {
-		if a, ok := c.after.entries[p]; !ok || !a.same(b) {
+	for p, t := range to.entries {
+		if f, ok := from.entries[p]; !ok || !f.same(t) {
 			back = append(back, p)
 		}
 	}
 	slices.Sort(back)
 	for _, p := range back {
-		if err := restoreEntry(p, c.before.entries[p]); err != nil {
-			errs = append(errs, fmt.Errorf("restore %s: %w", c.before.display(p), err))
+		if err := restoreEntry(p, to.entries[p]); err != nil {
+			errs = append(errs, fmt.Errorf("restore %s: %w", to.display(p), err))
 		}
 	}
 	return errors.Join(errs...)
@@ -333,4 +351,23 @@ func restoreEntry(path string, e snapEntry) error {
 		return err
 	}
 	return nil
+}
+
+// linkedParent returns the nearest folder above p that is a symbolic link,
+// or "" when there is none. ListProtected gives paths whose folders are
+// real, so a link there was put in since.
+// seen remembers the answer for each folder asked about.
+func linkedParent(p string, seen map[string]string) string {
+	dir := filepath.Dir(p)
+	if link, ok := seen[dir]; ok {
+		return link
+	}
+	link := ""
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		link = dir
+	} else if parent := filepath.Dir(dir); parent != dir {
+		link = linkedParent(dir, seen)
+	}
+	seen[dir] = link
+	return link
 }

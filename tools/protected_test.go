@@ -213,6 +213,7 @@ func TestProtectedRevert(t *testing.T) {
 	mustWrite(".tern", "not a directory\n", 0o644)
 	mustWrite("main.go", "package main // an ordinary edit stays\n", 0o644)
 
+	changed := walk()
 	c := snap.Changes()
 	if c == nil {
 		t.Fatal("changes not seen")
@@ -248,5 +249,60 @@ func TestProtectedRevert(t *testing.T) {
 	}
 	if c := snap.Changes(); c != nil {
 		t.Errorf("after revert, still changed: %v", c.Paths)
+	}
+	// Kept after being held back: the command's state comes back exactly.
+	if err := c.Reapply(); err != nil {
+		t.Fatal(err)
+	}
+	got = walk()
+	for k, v := range changed {
+		if got[k] != v {
+			t.Errorf("reapplied %s: got %q, want %q", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := changed[k]; !ok {
+			t.Errorf("reapplied: %s should not exist", k)
+		}
+	}
+}
+
+// TestProtectedRevertThroughLinkedGit checks that a .git replaced by a link
+// to another repository is reverted by removing the link, without reading,
+// writing or removing anything in the repository it points to.
+func TestProtectedRevertThroughLinkedGit(t *testing.T) {
+	t.Parallel()
+	root := protectedRepo(t, "")
+	other := protectedRepo(t, "[user]\n\tname = other\n")
+	if err := os.WriteFile(filepath.Join(other, ".git/hooks/post-merge"), []byte("theirs\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	otherBefore, _ := os.ReadFile(filepath.Join(other, ".git/config"))
+	snap := SnapshotProtected(root, "")
+	if err := os.Rename(filepath.Join(root, ".git"), filepath.Join(root, ".git-moved")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(other, ".git"), filepath.Join(root, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	c := snap.Changes()
+	if c == nil || !slices.Contains(c.Paths, ".git (created)") {
+		t.Fatalf("the link is not reported: %+v", c)
+	}
+	if err := c.Revert(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(other, ".git/config")); string(b) != string(otherBefore) {
+		t.Errorf("the other repository's config was changed: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(other, ".git/hooks/post-merge")); err != nil {
+		t.Errorf("the other repository's hook is gone: %v", err)
+	}
+	fi, err := os.Lstat(filepath.Join(root, ".git"))
+	if err != nil || !fi.IsDir() {
+		t.Fatalf(".git not restored as a folder: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, ".git/hooks/pre-commit")); string(b) != "#!/bin/sh\ngo vet ./...\n" {
+		t.Errorf("hook not restored: %q", b)
 	}
 }

@@ -53,6 +53,9 @@ func TestKeepDialog(t *testing.T) {
 					t.Errorf("dialog lacks %q:\n%s", want, s)
 				}
 			}
+			if !strings.Contains(s, "y keeps · n reverts") {
+				t.Errorf("status line lacks the keep keys:\n%s", s)
+			}
 			if strings.Contains(s, "for this session") {
 				t.Errorf("keep dialog offers a session grant:\n%s", s)
 			}

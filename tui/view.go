@@ -187,6 +187,9 @@ func (m *model) statusLine() string {
 		hint := "esc interrupts"
 		if m.dlg != nil {
 			hint = "y/a/n/e · ctrl+c interrupts"
+			if m.dlg.req.Keep {
+				hint = "y keeps · n reverts"
+			}
 		}
 		if m.tv.isOpen() {
 			hint = "ctrl+c interrupts" // esc leaves the transcript view

@@ -116,7 +116,7 @@ func (p *Projector) Project(ev agent.Event) []Message {
 				Title: r.Preview.Title, Path: r.Preview.Path, Diff: r.Preview.Diff,
 				Command: r.Preview.Command, Workdir: r.Preview.Workdir,
 			},
-			Scope: r.Scope.Label, Always: r.Always, Reason: r.Reason,
+			Scope: r.Scope.Label, Always: r.Always, Reason: r.Reason, Keep: r.Keep,
 		})
 	case agent.EventApprovalResolved:
 		call := ev.Call

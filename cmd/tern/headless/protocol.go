@@ -119,6 +119,9 @@ type ApprovalRequested struct {
 	// Always is true for commands that ask under every policy; Reason says why.
 	Always bool   `json:"always"`
 	Reason string `json:"reason,omitempty"`
+	// Keep is true when the question is whether to keep changes a shell
+	// command already made to protected files (allow keeps, deny reverts).
+	Keep bool `json:"keep,omitempty"`
 }
 
 // Preview is what a person would see before deciding.
