@@ -312,7 +312,7 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 			b.setUnsure(prog + " reads something other than a file of the workspace")
 		}
 	case isShellName(prog):
-		b.shellScript(w, ctx)
+		b.readScript(w, ctx)
 	}
 	if isShellName(prog) && c.flags.net {
 		b.setDownload("runs a downloaded script in a shell (" + prog + " reads the output of a network tool)")
@@ -334,8 +334,8 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	}
 }
 
-// shellScript reads the script of `bash -c 'script'` as commands of the line.
-func (b *treeBuilder) shellScript(w []shellWord, ctx treeCtx) {
+// readScript reads the script of `bash -c 'script'` as commands of the line.
+func (b *treeBuilder) readScript(w []shellWord, ctx treeCtx) {
 	script, ok := shellScript(w[1:])
 	if !ok {
 		return
