@@ -223,6 +223,9 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 		w, f := b.assign(a, ctx)
 		c.words = append(c.words, w)
 		c.flags = c.flags.or(f)
+		if a.Name == nil {
+			continue
+		}
 		if riskyVars[a.Name.Value] || strings.HasPrefix(a.Name.Value, "LD_") || strings.HasPrefix(a.Name.Value, "DYLD_") ||
 			strings.HasPrefix(a.Name.Value, "BASH_FUNC_") || strings.HasPrefix(a.Name.Value, "GIT_CONFIG") {
 			risky = append(risky, a.Name.Value)
@@ -370,19 +373,18 @@ func (b *treeBuilder) workspaceFile(w shellWord) bool {
 // shellScript returns the script of `sh -c script` (also -lc, -ec, ...); ok
 // is false when the shell runs no -c script.
 func shellScript(args []shellWord) (shellWord, bool) {
-	for i, a := range args {
-		if a.val == "--" || !strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "+") {
+	for i := 0; i < len(args); i++ {
+		a := args[i].val
+		switch {
+		case a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
 			return shellWord{}, false
-		}
-		if len(a.val) > 1 && a.val[1] != '-' && strings.Contains(a.val, "c") {
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
+			i++ // takes an option name
+		case len(a) > 1 && a[1] != '-' && strings.Contains(a, "c"):
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
 			return shellWord{}, false
-		}
-		if a.val == "-o" || a.val == "+o" || a.val == "-O" || a.val == "+O" {
-			// takes an option name; the loop skips it as a non-option next.
-			continue
 		}
 	}
 	return shellWord{}, false
