@@ -106,6 +106,7 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		{"ls; > main.go", asks},
 		{"git status --short", asks},
 		{"coproc ls", asks},
+		{"files=(*.go); ls", asks},
 		{"for f in *.go; do touch $f; done", asks},
 		{"sudo ${TOOL} ls", always},
 

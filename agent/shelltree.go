@@ -413,7 +413,8 @@ func (b *treeBuilder) assign(a *syntax.Assign, ctx treeCtx) (shellWord, wordFlag
 	case a.Index != nil || a.Array != nil:
 		f.arith = true
 		f = f.or(b.nestedIn(a, ctx))
-		w = shellWord{val: b.source(a), expand: true}
+		// Kept as NAME=... so it still reads as an assignment.
+		w = shellWord{val: a.Name.Value + "=" + b.source(a), expand: true}
 		return w, f
 	case a.Naked:
 		return shellWord{val: a.Name.Value}, f
