@@ -45,17 +45,19 @@ func (d dangerCheck) treeReason(tr shellTree) string {
 			continue // commandReason reads bash -c scripts with the right directory
 		}
 		words := c.words[programIndex(c.words):]
+		if len(words) > 0 {
+			if r := expandedName(words); r != "" {
+				return r
+			}
+			if r := d.commandReason(words, cwds); r != "" {
+				return r
+			}
+		}
 		if r := d.writeReason(c, words, cwds); r != "" {
 			return r
 		}
 		if len(words) == 0 {
 			continue
-		}
-		if r := expandedName(words); r != "" {
-			return r
-		}
-		if r := d.commandReason(words, cwds); r != "" {
-			return r
 		}
 		if programName(words[0]) == "cd" && !c.nested {
 			to := d.cdTarget(words[1:], cwds[len(cwds)-1])
@@ -452,7 +454,17 @@ func (d dangerCheck) cdTarget(args []shellWord, cwd string) string {
 		return d.home
 	}
 	v, ok := d.expandHome(args[0].val)
-	if !ok || args[0].glob || v == "-" || strings.ContainsAny(v, "$`") || cwd == "" && !filepath.IsAbs(v) {
+	if !ok || v == "-" || strings.ContainsAny(v, "$`") || cwd == "" && !filepath.IsAbs(v) {
+		return ""
+	}
+	if args[0].glob {
+		// cd takes the glob's one match; more or none fail.
+		if !filepath.IsAbs(v) {
+			v = filepath.Join(cwd, v)
+		}
+		if m, err := filepath.Glob(v); err == nil && len(m) == 1 {
+			return m[0]
+		}
 		return ""
 	}
 	if filepath.IsAbs(v) {
