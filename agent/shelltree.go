@@ -231,10 +231,20 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 			risky = append(risky, a.Name.Value)
 		}
 	}
-	for _, word := range ce.Args {
+	for i, word := range ce.Args {
 		w, f := b.word(word, ctx)
-		c.words = append(c.words, w)
 		c.flags = c.flags.or(f)
+		alts, ok := b.braces(word)
+		switch {
+		case !ok:
+			b.setUnsure("a brace expansion in it is too large to read")
+		case alts != nil && i == 0:
+			b.setUnsure("its command name is a brace expansion")
+		}
+		if alts == nil {
+			c.words = append(c.words, w)
+		}
+		c.words = append(c.words, alts...)
 	}
 	b.redirects(&c, redirs, ctx)
 	c.text, c.bare = renderCommand(c)
@@ -528,6 +538,32 @@ func (b *treeBuilder) nestedIn(n syntax.Node, ctx treeCtx) wordFlags {
 		return false
 	})
 	return f
+}
+
+// maxBraceWords bounds the words one brace expansion is read as.
+const maxBraceWords = 256
+
+// braces returns the words bash makes of a word by brace expansion
+// ({-rf,/} → -rf /), or nil when it has none; ok is false when there are
+// too many to read.
+func (b *treeBuilder) braces(w *syntax.Word) (words []shellWord, ok bool) {
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return nil, true
+	}
+	for e, err := range expand.BracesSeq(nil, cp) {
+		if err != nil || len(words) >= maxBraceWords {
+			return nil, false
+		}
+		var sw shellWord
+		var sb strings.Builder
+		for _, p := range e.Parts {
+			b.part(&sb, &sw, p, false)
+		}
+		sw.val = sb.String()
+		words = append(words, sw)
+	}
+	return words, true
 }
 
 // word converts a word: its value after quote removal (expansions kept as
