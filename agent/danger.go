@@ -205,7 +205,7 @@ func (d dangerCheck) rmReason(args []shellWord, cwds []string, fromXargs bool) s
 		case opts && a.val == "--":
 			opts = false
 		case opts && strings.HasPrefix(a.val, "--"):
-			if a.val == "--recursive" {
+			if gitLongOpt(a.val, "--recursive") { // GNU rm takes any unique prefix
 				recursive = true
 			}
 		case opts && strings.HasPrefix(a.val, "-") && len(a.val) > 1:
