@@ -110,6 +110,9 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		{"coproc ls", asks},
 		{"files=(*.go); ls", asks},
 		{"for f in *.go; do touch $f; done", asks},
+		{"for f in $(touch x); do ls; done", asks},
+		{"case $(touch x) in a) ls;; esac", asks},
+		{"for f in *.go; do echo \"$f\" ${args[@]} ${args[0]}; done", byRule},
 		{"sudo ${TOOL} ls", always},
 
 		// Always asks, whatever the rules say.

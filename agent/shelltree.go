@@ -169,7 +169,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
 			for _, w := range l.Items {
-				b.nestedIn(w, ctx)
+				b.wordUnsure(b.nestedIn(w, ctx))
 			}
 		case *syntax.CStyleLoop:
 			b.setUnsure("it uses arithmetic")
@@ -177,10 +177,10 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 		}
 		b.stmts(c.Do, inner)
 	case *syntax.CaseClause:
-		b.nestedIn(c.Word, ctx)
+		b.wordUnsure(b.nestedIn(c.Word, ctx))
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
-				b.nestedIn(p, ctx)
+				b.wordUnsure(b.nestedIn(p, ctx))
 			}
 			b.stmts(it.Stmts, inner)
 		}
@@ -288,12 +288,7 @@ var riskyVars = map[string]bool{
 // of `bash -c 'script'`.
 func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	c := b.t.cmds[i]
-	if c.flags.subst {
-		b.setUnsure("it runs a command or process substitution")
-	}
-	if c.flags.arith || c.flags.risky {
-		b.setUnsure("it uses an expansion that can run commands (arithmetic, subscripts, indirection or @ operators)")
-	}
+	b.wordUnsure(c.flags)
 	if len(risky) > 0 {
 		b.setUnsure("it sets " + strings.Join(risky, ", ") + ", which changes what runs")
 	}
@@ -364,6 +359,16 @@ func (b *treeBuilder) readScript(w []shellWord, ctx treeCtx) {
 	}
 	sub := &treeBuilder{src: script.val, d: b.d, t: b.t}
 	sub.stmts(f.Stmts, treeCtx{viaShell: true, depth: ctx.depth + 1, nested: ctx.nested})
+}
+
+// wordUnsure records why expansions with these flags stop rules from vouching.
+func (b *treeBuilder) wordUnsure(f wordFlags) {
+	if f.subst {
+		b.setUnsure("it runs a command or process substitution")
+	}
+	if f.arith || f.risky {
+		b.setUnsure("it uses an expansion that can run commands (arithmetic, subscripts, indirection or @ operators)")
+	}
 }
 
 // workspaceFile reports whether a word is a literal path of a file inside
@@ -519,7 +524,7 @@ func (b *treeBuilder) nestedIn(n syntax.Node, ctx treeCtx) wordFlags {
 			return true
 		case *syntax.ParamExp:
 			f.param = true
-			if n.Index != nil || n.Slice != nil || n.Excl || n.Names != 0 || n.NestedParam != nil ||
+			if n.Index != nil && !plainIndex(n.Index) || n.Slice != nil || n.Excl || n.Names != 0 || n.NestedParam != nil ||
 				n.Exp != nil && n.Exp.Op == syntax.OtherParamOps {
 				f.risky = true
 			}
@@ -564,6 +569,17 @@ func (b *treeBuilder) braces(w *syntax.Word) (words []shellWord, ok bool) {
 		words = append(words, sw)
 	}
 	return words, true
+}
+
+// plainIndex reports whether a subscript is @, * or a number, which
+// bash does not evaluate as an expression that could run commands.
+func plainIndex(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	v := w.Lit()
+	return v == "@" || v == "*" || isDigits(v)
 }
 
 // word converts a word: its value after quote removal (expansions kept as
