@@ -112,6 +112,8 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		{"for f in *.go; do touch $f; done", asks},
 		{"for f in $(touch x); do ls; done", asks},
 		{"case $(touch x) in a) ls;; esac", asks},
+		{"(ls) > $(touch x)", asks},
+		{"{ ls; } 2>&1 | tail", byRule},
 		{"for f in *.go; do echo \"$f\" ${args[@]} ${args[0]}; done", byRule},
 		{"sudo ${TOOL} ls", always},
 

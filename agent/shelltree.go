@@ -113,6 +113,7 @@ func (b *treeBuilder) stmt(s *syntax.Stmt, ctx treeCtx) {
 		// A bare redirection ("> file") truncates or creates its target.
 		c := shellCommand{nested: ctx.nested, subshell: ctx.subshell, viaShell: ctx.viaShell}
 		b.redirects(&c, s.Redirs, ctx)
+		b.wordUnsure(c.flags)
 		c.text = strings.Join(c.redirs, " ")
 		c.bare = c.text
 		b.t.cmds = append(b.t.cmds, c)
@@ -209,6 +210,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 	if len(s.Redirs) > 0 {
 		c := shellCommand{nested: ctx.nested, subshell: ctx.subshell, viaShell: ctx.viaShell}
 		b.redirects(&c, s.Redirs, ctx)
+		b.wordUnsure(c.flags)
 		c.text = strings.Join(c.redirs, " ")
 		c.bare = c.text
 		b.t.cmds = append(b.t.cmds, c)
