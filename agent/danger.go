@@ -76,6 +76,22 @@ func (d dangerCheck) treeReason(tr shellTree) string {
 // such as sudo runs) comes from an expansion or a glob must ask: what it
 // runs is only known when it runs ($(echo rm) -rf .git, $cmd, /bin/r?).
 func expandedName(words []shellWord) string {
+	// env -S "cmd args" (also after sudo and the like) splits a string into
+	// the command it runs.
+	for i := range words {
+		if programName(words[i]) != "env" {
+			continue
+		}
+		for _, w := range words[i+1:] {
+			if !strings.HasPrefix(w.val, "-") && !isAssignment(w) {
+				break
+			}
+			if strings.HasPrefix(w.val, "-S") || strings.HasPrefix(w.val, "--sp") {
+				return "runs a command line given as a string (env " + w.val + "), which cannot be checked"
+			}
+		}
+		break
+	}
 	known := func(w shellWord) bool { return !w.expand && !w.glob && w.val != "" }
 	if w, _ := unwrap(words); len(w) > 0 && !known(w[0]) || !known(words[0]) {
 		name := words[0].val
