@@ -22,6 +22,7 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	golang.org/x/sys v0.49.0
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -45,7 +46,6 @@ require (
 	golang.org/x/net v0.39.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.24.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
 
 replace github.com/alecthomas/chroma/v2 => ./_third_party/chroma

@@ -169,8 +169,8 @@ func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) targe
 		tg.commands = tree.cmds
 		tg.unsure = tree.unsure
 		for _, c := range tg.commands {
-			if len(c.words) == 0 && len(c.redirs) == 0 {
-				continue
+			if len(c.words) == 0 && len(c.writes) == 0 {
+				continue // a redirection that opens no file for writing (2>&1, < in)
 			}
 			tg.segments = append(tg.segments, c.text)
 			tg.bares = append(tg.bares, c.bare)

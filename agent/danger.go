@@ -45,17 +45,19 @@ func (d dangerCheck) treeReason(tr shellTree) string {
 			continue // commandReason reads bash -c scripts with the right directory
 		}
 		words := c.words[programIndex(c.words):]
+		if len(words) > 0 {
+			if r := expandedName(words); r != "" {
+				return r
+			}
+			if r := d.commandReason(words, cwds); r != "" {
+				return r
+			}
+		}
 		if r := d.writeReason(c, words, cwds); r != "" {
 			return r
 		}
 		if len(words) == 0 {
 			continue
-		}
-		if r := expandedName(words); r != "" {
-			return r
-		}
-		if r := d.commandReason(words, cwds); r != "" {
-			return r
 		}
 		if programName(words[0]) == "cd" && !c.nested {
 			to := d.cdTarget(words[1:], cwds[len(cwds)-1])
@@ -74,6 +76,22 @@ func (d dangerCheck) treeReason(tr shellTree) string {
 // such as sudo runs) comes from an expansion or a glob must ask: what it
 // runs is only known when it runs ($(echo rm) -rf .git, $cmd, /bin/r?).
 func expandedName(words []shellWord) string {
+	// env -S "cmd args" (also after sudo and the like) splits a string into
+	// the command it runs.
+	for i := range words {
+		if programName(words[i]) != "env" {
+			continue
+		}
+		for _, w := range words[i+1:] {
+			if !strings.HasPrefix(w.val, "-") && !isAssignment(w) {
+				break
+			}
+			if strings.HasPrefix(w.val, "-S") || strings.HasPrefix(w.val, "--sp") {
+				return "runs a command line given as a string (env " + w.val + "), which cannot be checked"
+			}
+		}
+		break
+	}
 	known := func(w shellWord) bool { return !w.expand && !w.glob && w.val != "" }
 	if w, _ := unwrap(words); len(w) > 0 && !known(w[0]) || !known(words[0]) {
 		name := words[0].val
@@ -203,7 +221,7 @@ func (d dangerCheck) rmReason(args []shellWord, cwds []string, fromXargs bool) s
 		case opts && a.val == "--":
 			opts = false
 		case opts && strings.HasPrefix(a.val, "--"):
-			if a.val == "--recursive" {
+			if gitLongOpt(a.val, "--recursive") { // GNU rm takes any unique prefix
 				recursive = true
 			}
 		case opts && strings.HasPrefix(a.val, "-") && len(a.val) > 1:
@@ -452,7 +470,17 @@ func (d dangerCheck) cdTarget(args []shellWord, cwd string) string {
 		return d.home
 	}
 	v, ok := d.expandHome(args[0].val)
-	if !ok || args[0].glob || v == "-" || strings.ContainsAny(v, "$`") || cwd == "" && !filepath.IsAbs(v) {
+	if !ok || v == "-" || strings.ContainsAny(v, "$`") || cwd == "" && !filepath.IsAbs(v) {
+		return ""
+	}
+	if args[0].glob {
+		// cd takes the glob's one match; more or none fail.
+		if !filepath.IsAbs(v) {
+			v = filepath.Join(cwd, v)
+		}
+		if m, err := filepath.Glob(v); err == nil && len(m) == 1 {
+			return m[0]
+		}
 		return ""
 	}
 	if filepath.IsAbs(v) {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -43,7 +44,7 @@ func (b *treeBuilder) pipeDownload(left, right []shellCommand) {
 // --output, --output-document, or a redirection).
 func (b *treeBuilder) recordDownloads(c shellCommand, args []shellWord) {
 	add := func(w shellWord) {
-		if w.val == "" || w.val == "-" || w.expand {
+		if w.val == "" || w.val == "-" || w.val == "/" || w.val == "." || w.expand {
 			return
 		}
 		if b.t.downloaded == nil {
@@ -56,6 +57,13 @@ func (b *treeBuilder) recordDownloads(c shellCommand, args []shellWord) {
 	}
 	for i, a := range args {
 		v := a.val
+		if _, rest, ok := strings.Cut(v, "://"); ok && !a.expand {
+			// wget and curl -O name the file after the URL's last element.
+			if _, p, ok := strings.Cut(rest, "/"); ok {
+				p, _, _ = strings.Cut(p, "?")
+				add(shellWord{val: path.Base("/" + p)})
+			}
+		}
 		switch {
 		case (v == "-o" || v == "-O" || v == "--output" || v == "--output-document") && i+1 < len(args):
 			add(args[i+1])

@@ -147,6 +147,9 @@ func (d dangerCheck) protectedTarget(w shellWord, cwd string) string {
 	if !filepath.IsAbs(v) {
 		v = filepath.Join(cwd, v)
 	}
+	if w.glob {
+		return d.protectedGlob(v)
+	}
 	return d.protectedPath(v)
 }
 

@@ -113,6 +113,7 @@ func (b *treeBuilder) stmt(s *syntax.Stmt, ctx treeCtx) {
 		// A bare redirection ("> file") truncates or creates its target.
 		c := shellCommand{nested: ctx.nested, subshell: ctx.subshell, viaShell: ctx.viaShell}
 		b.redirects(&c, s.Redirs, ctx)
+		b.wordUnsure(c.flags)
 		c.text = strings.Join(c.redirs, " ")
 		c.bare = c.text
 		b.t.cmds = append(b.t.cmds, c)
@@ -169,7 +170,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
 			for _, w := range l.Items {
-				b.nestedIn(w, ctx)
+				b.wordUnsure(b.nestedIn(w, ctx))
 			}
 		case *syntax.CStyleLoop:
 			b.setUnsure("it uses arithmetic")
@@ -177,10 +178,10 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 		}
 		b.stmts(c.Do, inner)
 	case *syntax.CaseClause:
-		b.nestedIn(c.Word, ctx)
+		b.wordUnsure(b.nestedIn(c.Word, ctx))
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
-				b.nestedIn(p, ctx)
+				b.wordUnsure(b.nestedIn(p, ctx))
 			}
 			b.stmts(it.Stmts, inner)
 		}
@@ -209,6 +210,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 	if len(s.Redirs) > 0 {
 		c := shellCommand{nested: ctx.nested, subshell: ctx.subshell, viaShell: ctx.viaShell}
 		b.redirects(&c, s.Redirs, ctx)
+		b.wordUnsure(c.flags)
 		c.text = strings.Join(c.redirs, " ")
 		c.bare = c.text
 		b.t.cmds = append(b.t.cmds, c)
@@ -223,15 +225,28 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 		w, f := b.assign(a, ctx)
 		c.words = append(c.words, w)
 		c.flags = c.flags.or(f)
+		if a.Name == nil {
+			continue
+		}
 		if riskyVars[a.Name.Value] || strings.HasPrefix(a.Name.Value, "LD_") || strings.HasPrefix(a.Name.Value, "DYLD_") ||
 			strings.HasPrefix(a.Name.Value, "BASH_FUNC_") || strings.HasPrefix(a.Name.Value, "GIT_CONFIG") {
 			risky = append(risky, a.Name.Value)
 		}
 	}
-	for _, word := range ce.Args {
+	for i, word := range ce.Args {
 		w, f := b.word(word, ctx)
-		c.words = append(c.words, w)
 		c.flags = c.flags.or(f)
+		alts, ok := b.braces(word)
+		switch {
+		case !ok:
+			b.setUnsure("a brace expansion in it is too large to read")
+		case alts != nil && i == 0:
+			b.setUnsure("its command name is a brace expansion")
+		}
+		if alts == nil {
+			c.words = append(c.words, w)
+		}
+		c.words = append(c.words, alts...)
 	}
 	b.redirects(&c, redirs, ctx)
 	c.text, c.bare = renderCommand(c)
@@ -275,12 +290,7 @@ var riskyVars = map[string]bool{
 // of `bash -c 'script'`.
 func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	c := b.t.cmds[i]
-	if c.flags.subst {
-		b.setUnsure("it runs a command or process substitution")
-	}
-	if c.flags.arith || c.flags.risky {
-		b.setUnsure("it uses an expansion that can run commands (arithmetic, subscripts, indirection or @ operators)")
-	}
+	b.wordUnsure(c.flags)
 	if len(risky) > 0 {
 		b.setUnsure("it sets " + strings.Join(risky, ", ") + ", which changes what runs")
 	}
@@ -312,7 +322,7 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 			b.setUnsure(prog + " reads something other than a file of the workspace")
 		}
 	case isShellName(prog):
-		b.shellScript(w, ctx)
+		b.readScript(w, ctx)
 	}
 	if isShellName(prog) && c.flags.net {
 		b.setDownload("runs a downloaded script in a shell (" + prog + " reads the output of a network tool)")
@@ -334,8 +344,8 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	}
 }
 
-// shellScript reads the script of `bash -c 'script'` as commands of the line.
-func (b *treeBuilder) shellScript(w []shellWord, ctx treeCtx) {
+// readScript reads the script of `bash -c 'script'` as commands of the line.
+func (b *treeBuilder) readScript(w []shellWord, ctx treeCtx) {
 	script, ok := shellScript(w[1:])
 	if !ok {
 		return
@@ -351,6 +361,16 @@ func (b *treeBuilder) shellScript(w []shellWord, ctx treeCtx) {
 	}
 	sub := &treeBuilder{src: script.val, d: b.d, t: b.t}
 	sub.stmts(f.Stmts, treeCtx{viaShell: true, depth: ctx.depth + 1, nested: ctx.nested})
+}
+
+// wordUnsure records why expansions with these flags stop rules from vouching.
+func (b *treeBuilder) wordUnsure(f wordFlags) {
+	if f.subst {
+		b.setUnsure("it runs a command or process substitution")
+	}
+	if f.arith || f.risky {
+		b.setUnsure("it uses an expansion that can run commands (arithmetic, subscripts, indirection or @ operators)")
+	}
 }
 
 // workspaceFile reports whether a word is a literal path of a file inside
@@ -370,19 +390,18 @@ func (b *treeBuilder) workspaceFile(w shellWord) bool {
 // shellScript returns the script of `sh -c script` (also -lc, -ec, ...); ok
 // is false when the shell runs no -c script.
 func shellScript(args []shellWord) (shellWord, bool) {
-	for i, a := range args {
-		if a.val == "--" || !strings.HasPrefix(a.val, "-") && !strings.HasPrefix(a.val, "+") {
+	for i := 0; i < len(args); i++ {
+		a := args[i].val
+		switch {
+		case a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
 			return shellWord{}, false
-		}
-		if len(a.val) > 1 && a.val[1] != '-' && strings.Contains(a.val, "c") {
+		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
+			i++ // takes an option name
+		case len(a) > 1 && a[1] != '-' && strings.Contains(a, "c"):
 			if i+1 < len(args) {
 				return args[i+1], true
 			}
 			return shellWord{}, false
-		}
-		if a.val == "-o" || a.val == "+o" || a.val == "-O" || a.val == "+O" {
-			// takes an option name; the loop skips it as a non-option next.
-			continue
 		}
 	}
 	return shellWord{}, false
@@ -411,7 +430,8 @@ func (b *treeBuilder) assign(a *syntax.Assign, ctx treeCtx) (shellWord, wordFlag
 	case a.Index != nil || a.Array != nil:
 		f.arith = true
 		f = f.or(b.nestedIn(a, ctx))
-		w = shellWord{val: b.source(a), expand: true}
+		// Kept as NAME=... so it still reads as an assignment.
+		w = shellWord{val: a.Name.Value + "=" + b.source(a), expand: true}
 		return w, f
 	case a.Naked:
 		return shellWord{val: a.Name.Value}, f
@@ -506,7 +526,7 @@ func (b *treeBuilder) nestedIn(n syntax.Node, ctx treeCtx) wordFlags {
 			return true
 		case *syntax.ParamExp:
 			f.param = true
-			if n.Index != nil || n.Slice != nil || n.Excl || n.Names != 0 || n.NestedParam != nil ||
+			if n.Index != nil && !plainIndex(n.Index) || n.Slice != nil || n.Excl || n.Names != 0 || n.NestedParam != nil ||
 				n.Exp != nil && n.Exp.Op == syntax.OtherParamOps {
 				f.risky = true
 			}
@@ -525,6 +545,43 @@ func (b *treeBuilder) nestedIn(n syntax.Node, ctx treeCtx) wordFlags {
 		return false
 	})
 	return f
+}
+
+// maxBraceWords bounds the words one brace expansion is read as.
+const maxBraceWords = 256
+
+// braces returns the words bash makes of a word by brace expansion
+// ({-rf,/} → -rf /), or nil when it has none; ok is false when there are
+// too many to read.
+func (b *treeBuilder) braces(w *syntax.Word) (words []shellWord, ok bool) {
+	cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	if !syntax.SplitBraces(cp) {
+		return nil, true
+	}
+	for e, err := range expand.BracesSeq(nil, cp) {
+		if err != nil || len(words) >= maxBraceWords {
+			return nil, false
+		}
+		var sw shellWord
+		var sb strings.Builder
+		for _, p := range e.Parts {
+			b.part(&sb, &sw, p, false)
+		}
+		sw.val = sb.String()
+		words = append(words, sw)
+	}
+	return words, true
+}
+
+// plainIndex reports whether a subscript is @, * or a number, which
+// bash does not evaluate as an expression that could run commands.
+func plainIndex(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	v := w.Lit()
+	return v == "@" || v == "*" || isDigits(v)
 }
 
 // word converts a word: its value after quote removal (expansions kept as
