@@ -77,8 +77,17 @@ type Options struct {
 	// BeforeRequest, when set, runs before each model request with how many
 	// events the agent has emitted so far. The session log waits in it until
 	// it has recorded them, so a tool result the model is sent is in the log
-	// even when tern is killed the moment after.
-	BeforeRequest func(ctx context.Context, emitted uint64)
+	// even when tern is killed the moment after. An error (ErrRecording when
+	// the log could not be written) ends the turn before the request.
+	BeforeRequest func(ctx context.Context, emitted uint64) error
+	// BeforeTool is BeforeRequest for each tool call: an error ends the
+	// turn before the call runs, and it and the calls after it get a "not
+	// run" result.
+	BeforeTool func(ctx context.Context, emitted uint64) error
+	// MaxAnswerBytes caps the text, reasoning and tool-call arguments of
+	// one model answer; an answer that passes it fails the turn with
+	// ErrAnswerTooLarge. 0 means DefaultMaxAnswerBytes, negative no limit.
+	MaxAnswerBytes int
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,

@@ -18,10 +18,11 @@ func TestBeforeRequestCountsTheEventsSoFar(t *testing.T) {
 	var mu sync.Mutex
 	var counts []uint64
 	h := newHarness(t, tools.NewRegistry(read), func(o *Options) {
-		o.BeforeRequest = func(_ context.Context, emitted uint64) {
+		o.BeforeRequest = func(_ context.Context, emitted uint64) error {
 			mu.Lock()
 			counts = append(counts, emitted)
 			mu.Unlock()
+			return nil
 		}
 	}, calls("read_file", `{"path":"a.txt"}`), answer("done"))
 	h.metered = true // count what the agent emits, all of it

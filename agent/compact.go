@@ -312,6 +312,12 @@ func (t *turn) compact(auto bool, focus string, tokens int) (Event, bool) {
 // provider's contract); a failure after it fails the compaction, which the
 // user can run again.
 func (t *turn) summarize(req provider.Request) (string, error) {
+	if err := t.beforeRequest(); err != nil {
+		if t.ctx.Err() != nil {
+			return "", errCancelled
+		}
+		return "", err
+	}
 	at := &attempt{info: t.sendRequest(req, 1), sent: time.Now()}
 	s, err := t.a.opts.Provider.Stream(t.ctx, req)
 	if err != nil {
@@ -322,17 +328,27 @@ func (t *turn) summarize(req provider.Request) (string, error) {
 	}
 	defer func() { _ = s.Close() }() // the answer is complete or abandoned
 	ts := &timedStream{Stream: s, first: &at.first}
+	size := newAnswerCap(t.a.opts.MaxAnswerBytes)
+	var tooLarge error
 	for ts.Next() {
 		if t.ctx.Err() != nil {
 			break
 		}
-		at.acc.Add(ts.Delta())
+		d, fits := size.admit(ts.Delta())
+		if !fits {
+			tooLarge = size.err()
+			break
+		}
+		at.acc.Add(d)
 	}
-	complete := t.ctx.Err() == nil && s.Err() == nil && at.acc.Finish() != 0
+	complete := tooLarge == nil && t.ctx.Err() == nil && s.Err() == nil && at.acc.Finish() != 0
 	t.settleUsage(at, complete)
 	acc := &at.acc
 	if t.ctx.Err() != nil {
 		return "", errCancelled
+	}
+	if tooLarge != nil {
+		return "", fmt.Errorf("summary request: %w", tooLarge)
 	}
 	if err := s.Err(); err != nil {
 		return "", fmt.Errorf("summary request: %w", err)

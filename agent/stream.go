@@ -53,6 +53,15 @@ type attempt struct {
 // streamed the answer (or was interrupted).
 func (t *turn) callModel(req provider.Request) (*attempt, error) {
 	for try := 1; ; try++ {
+		if err := t.beforeRequest(); err != nil {
+			if try == 1 {
+				t.steps-- // the request the loop counted was never sent
+			}
+			if t.ctx.Err() != nil {
+				return &attempt{}, errCancelled
+			}
+			return &attempt{}, err
+		}
 		info := t.sendRequest(req, try)
 		at := t.streamOnce(req)
 		at.info = info
@@ -89,9 +98,6 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 // streamOnce streams one attempt, emitting text, reasoning and call starts as
 // they arrive.
 func (t *turn) streamOnce(req provider.Request) *attempt {
-	if before := t.a.opts.BeforeRequest; before != nil {
-		before(t.ctx, t.a.emitted.Load())
-	}
 	at := &attempt{sent: time.Now()}
 	s, err := t.a.opts.Provider.Stream(t.ctx, req)
 	if err != nil {
@@ -102,12 +108,22 @@ func (t *turn) streamOnce(req provider.Request) *attempt {
 	s = &timedStream{Stream: s, first: &at.first}
 	defer func() { _ = s.Close() }() // the answer is complete or abandoned; a close error changes nothing
 	var hold textHold
+	size := newAnswerCap(t.a.opts.MaxAnswerBytes)
+	var tooLarge error
 	for s.Next() {
 		if t.ctx.Err() != nil {
 			break
 		}
-		d := s.Delta()
+		d, fits := size.admit(s.Delta())
 		at.received = true
+		if !fits {
+			// Keep what fits, for the log's record of what came, and stop
+			// reading: nothing past the cap is held or recorded.
+			tooLarge = size.err()
+			if d.Text == "" {
+				break
+			}
+		}
 		pos := at.acc.Add(d)
 		switch d.Kind {
 		case provider.DeltaText:
@@ -127,6 +143,9 @@ func (t *turn) streamOnce(req provider.Request) *attempt {
 			}
 		case provider.DeltaUsage, provider.DeltaFinish:
 		}
+		if tooLarge != nil {
+			break
+		}
 		if buffered == nil || !buffered.Buffered() {
 			hold.flush(t)
 		}
@@ -134,6 +153,10 @@ func (t *turn) streamOnce(req provider.Request) *attempt {
 	hold.flush(t)
 	if err := t.ctx.Err(); err != nil {
 		at.err = fmt.Errorf("model stream: %w", err)
+		return at
+	}
+	if tooLarge != nil {
+		at.err = tooLarge
 		return at
 	}
 	at.err = s.Err()

@@ -70,13 +70,23 @@ func paramChecker(schema json.RawMessage) func(string) bool {
 
 // runCalls runs the calls one after another, answering each with exactly one
 // tool message; once the turn is cancelled the rest are answered as
-// cancelled without running.
-func (t *turn) runCalls(calls []*preparedCall) {
+// cancelled without running. When Options.BeforeTool refuses a call, it and
+// the rest are answered as not run, and runCalls returns its error.
+func (t *turn) runCalls(calls []*preparedCall) error {
+	var stopped error
 	for _, pc := range calls {
+		if stopped == nil && t.ctx.Err() == nil {
+			if err := t.beforeTool(); err != nil && t.ctx.Err() == nil {
+				stopped = err
+			}
+		}
 		var res ToolResult
-		if t.ctx.Err() != nil {
+		switch {
+		case stopped != nil:
+			res = notRunStopped(stopped)
+		case t.ctx.Err() != nil:
 			res = t.notRunCancelled()
-		} else {
+		default:
 			res = t.execute(pc)
 		}
 		// The one way a result reaches the conversation, the session log
@@ -85,6 +95,7 @@ func (t *turn) runCalls(calls []*preparedCall) {
 		t.a.appendMessages(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output))
 		t.emit(Event{Kind: EventToolFinished, Call: pc.call, Result: &res})
 	}
+	return stopped
 }
 
 // notRunCancelled is the result of a call the turn's end left unrun.

@@ -150,7 +150,9 @@ func (t *turn) loop() Finish {
 		if len(calls) == 0 {
 			return t.finish(FinishDone, nil)
 		}
-		t.runCalls(calls)
+		if err := t.runCalls(calls); err != nil {
+			return t.finish(FinishFailed, err)
+		}
 		if t.ctx.Err() != nil {
 			return t.finish(FinishCancelled, nil)
 		}

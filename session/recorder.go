@@ -73,7 +73,8 @@ func (r *Recorder) Switch(w *Writer, lastTurn int) error {
 	r.mu.Unlock()
 	err := old.Sync()
 	r.mu.Lock()
-	r.w, r.store, r.turn, r.cur = w, NewStore(w.Path()), lastTurn, nil
+	// A failure of the old log is reported here; the new one starts clean.
+	r.w, r.store, r.turn, r.cur, r.err = w, NewStore(w.Path()), lastTurn, nil, nil
 	r.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("sync the session left behind: %w", err)
@@ -168,6 +169,24 @@ func (r *Recorder) Tap(ctx context.Context, in <-chan agent.Event) <-chan agent.
 // in the log.
 func (r *Recorder) WaitRecorded(ctx context.Context, n uint64) error {
 	return r.handled.wait(ctx, n)
+}
+
+// Check returns once Tap has recorded n events and the log's writer has
+// written them, with the first error writing met: what stops a turn before
+// a model request or a tool call when the log cannot take it (a full disk).
+// It returns nil, without checking, when ctx ends first: nothing follows.
+func (r *Recorder) Check(ctx context.Context, n uint64) error {
+	if r.WaitRecorded(ctx, n) != nil {
+		return nil
+	}
+	if err := r.Writer().Written(); err != nil {
+		r.mu.Lock()
+		if r.err == nil {
+			r.err = err
+		}
+		r.mu.Unlock()
+	}
+	return r.Err()
 }
 
 // ModelChanged records that later requests use model (call it with

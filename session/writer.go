@@ -45,12 +45,19 @@ type Writer struct {
 	flushed map[string]bool
 	// deltasWaiting is true while some stream holds unflushed text.
 	deltasWaiting bool
-	syncs         []chan error
+	syncs         []syncRequest
 	closing       bool
 	err           error // first write failure; writing stops there
 
 	wake chan struct{}
 	done chan struct{}
+}
+
+// syncRequest asks the writer goroutine to write what is queued (and to
+// fsync the file when fsync is set), then to answer on reply.
+type syncRequest struct {
+	reply chan error
+	fsync bool
 }
 
 // stream is the unflushed text of a message in progress.
@@ -247,6 +254,20 @@ func (w *Writer) DiscardDelta(streamID string) {
 // Sync writes every queued record and streamed text, fsyncs the file, and
 // waits for both. Call it at the end of a turn and after each tool result.
 func (w *Writer) Sync() error {
+	return w.await(true)
+}
+
+// Written writes every queued record to the file, without fsync and
+// without flushing streamed text early, and returns the error writing met,
+// if any: a cheap check that the log still takes what is appended, for
+// before a model request or a tool call.
+func (w *Writer) Written() error {
+	return w.await(false)
+}
+
+// await hands the queue to the writer goroutine and waits for its answer;
+// with fsync, streamed text is written and the file synced as well.
+func (w *Writer) await(fsync bool) error {
 	w.mu.Lock()
 	if w.err != nil {
 		defer w.mu.Unlock()
@@ -256,9 +277,11 @@ func (w *Writer) Sync() error {
 		w.mu.Unlock()
 		return ErrClosed
 	}
-	w.flushDeltasLocked()
+	if fsync {
+		w.flushDeltasLocked()
+	}
 	reply := make(chan error, 1)
-	w.syncs = append(w.syncs, reply)
+	w.syncs = append(w.syncs, syncRequest{reply: reply, fsync: fsync})
 	w.signal()
 	w.mu.Unlock()
 	return <-reply
@@ -373,10 +396,14 @@ func (w *Writer) run() {
 		failed := w.err != nil
 		w.mu.Unlock()
 
+		fsync := closing
+		for _, s := range syncs {
+			fsync = fsync || s.fsync
+		}
 		var err error
 		if !failed {
 			err = w.write(enc, &buf, batch)
-			if err == nil && (len(syncs) > 0 || closing) {
+			if err == nil && fsync {
 				err = w.out.Sync()
 			}
 		}
@@ -396,8 +423,8 @@ func (w *Writer) run() {
 			w.spare = batch[:0]
 		}
 		w.mu.Unlock()
-		for _, reply := range syncs {
-			reply <- result
+		for _, s := range syncs {
+			s.reply <- result
 		}
 		if closing {
 			return

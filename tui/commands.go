@@ -43,6 +43,7 @@ func commandTable() []command {
 		{"export", "[path]", "write the conversation as Markdown (default ./tern-<session id>.md)", (*model).cmdExport},
 		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
 		{"mouse", "", "toggle mouse capture (wheel vs. native selection)", (*model).cmdMouse},
+		{"unrecorded", "", "after the session log failed: go on without recording", (*model).cmdUnrecorded},
 		{"exit", "", "quit tern", (*model).cmdExit},
 		{"quit", "", "quit tern", (*model).cmdExit},
 	}

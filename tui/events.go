@@ -330,6 +330,13 @@ func explain(err error) (title, body, hint string) {
 		return "Something went wrong", "", ""
 	}
 	body = sanitize.Clean(err.Error())
+	switch {
+	case errors.Is(err, agent.ErrRecording):
+		return "Recording the session failed", body,
+			"Nothing more runs while it cannot be recorded. Type /unrecorded to go on without recording, or quit, fix the cause (free space in TERN_HOME) and resume."
+	case errors.Is(err, agent.ErrAnswerTooLarge):
+		return "The answer was too large", body, "Ask for a shorter answer or smaller steps, or raise max_answer_bytes in config.toml."
+	}
 	var pe *provider.Error
 	if !errors.As(err, &pe) {
 		return "Error", body, ""

@@ -95,6 +95,11 @@ type Options struct {
 	// ResumeAtStart opens the session picker when the interface starts
 	// (tern --resume without an id); with ResumeFork choosing one forks it.
 	ResumeAtStart, ResumeFork bool
+	// ContinueUnrecorded is the user's choice, after the session log could
+	// not be written (an agent.ErrRecording failure), to go on without
+	// recording; it reports whether recording had failed. nil: /unrecorded
+	// has nothing to do (the session is not recorded at all).
+	ContinueUnrecorded func() bool
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It

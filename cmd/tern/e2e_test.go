@@ -70,6 +70,8 @@ type fakeGateway struct {
 	requests atomic.Int32
 	mu       sync.Mutex
 	bodies   []string
+	// onRequest, when set, runs as a completion request arrives.
+	onRequest func()
 }
 
 func newFakeGateway(t *testing.T, mode gatewayMode) *fakeGateway {
@@ -106,6 +108,9 @@ func usageChunk(prompt, completion, cached int) string {
 
 func (g *fakeGateway) chat(w http.ResponseWriter, r *http.Request) {
 	g.requests.Add(1)
+	if g.onRequest != nil {
+		g.onRequest()
+	}
 	body, _ := io.ReadAll(r.Body)
 	g.mu.Lock()
 	g.bodies = append(g.bodies, string(body))
@@ -178,6 +183,8 @@ type result struct {
 	code   int
 	stdout string
 	stderr string
+	// usage is the process's resource use (*syscall.Rusage on Unix).
+	usage any
 }
 
 // tern runs the binary in workspace dir with exactly the given environment
@@ -200,6 +207,9 @@ func tern(t *testing.T, dir string, env map[string]string, stdin string, args ..
 		t.Fatalf("run tern: %v", err)
 	}
 	r := result{code: code, stdout: out.String(), stderr: errb.String()}
+	if cmd.ProcessState != nil {
+		r.usage = cmd.ProcessState.SysUsage()
+	}
 	if strings.Contains(r.stdout+r.stderr, e2eKey) {
 		t.Errorf("tern printed the API key:\nstdout: %s\nstderr: %s", r.stdout, r.stderr)
 	}

@@ -378,6 +378,8 @@ var interfaceHooks = map[string]string{
 	"Diff":         "the session's own file changes, on screen only; they were written by the guarded edit tools",
 	"Undo":         "puts back files the session changed, inside the workspace",
 	"Sessions":     "this workspace's session logs in TERN_HOME, reopened; what they hold passed the exits when it was recorded",
+	// Other helpers add rows here too: merge, do not replace.
+	"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
 }
 
 func TestEveryInterfaceHookIsClassified(t *testing.T) {

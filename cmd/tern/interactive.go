@@ -86,6 +86,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 	if a.Resumed != nil {
 		opts.Replay = a.Resumed.state.Replay()
 	}
+	opts.ContinueUnrecorded = a.unrecorded
 	if a.log != nil {
 		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undo
 		opts.Sessions = &switcher{log: a.log, agent: a.Agent.Agent, workspace: a.Workspace, hash: toolsHash(a.Registry), redact: a.Redact, window: a.Agent.window}

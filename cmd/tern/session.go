@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ternhq/tern/agent"
@@ -102,6 +103,10 @@ type sessionLog struct {
 	// waits for git to finish, so none runs on in TERN_HOME after exit.
 	shadow *session.PendingShadow
 	mu     sync.Mutex
+	// unrecorded is set when the user chose to go on after the log could
+	// not be written (recordgate.go); interactive says who can choose.
+	unrecorded  atomic.Bool
+	interactive bool
 }
 
 // openLog starts the log: a new session, the resumed one (appending), or a
@@ -137,17 +142,6 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),
 		root: ws.Root, header: h, home: home, notices: notices, shadow: sh,
 	}, nil
-}
-
-// waitRecorded waits until the log holds the first emitted events of the
-// agent (its BeforeRequest): what the model is about to be sent, tool
-// results included, survives a kill. It returns at once without a log, and
-// when ctx ends (the turn is cancelled and sends nothing).
-func (l *sessionLog) waitRecorded(ctx context.Context, emitted uint64) {
-	if l == nil {
-		return
-	}
-	_ = l.recorder.WaitRecorded(ctx, emitted) // a cancelled wait means no request follows
 }
 
 // ID is the running session's id; "" when nothing is recorded (a nil log).
@@ -202,6 +196,7 @@ func (l *sessionLog) switchTo(w *session.Writer, lastTurn int, st *session.State
 		}
 	}
 	l.writer = w
+	l.unrecorded.Store(false) // a new log: recording is checked again
 	if st != nil {
 		l.header.SystemPrompt, l.header.Model, l.header.ApprovalPolicy = st.System, st.Model, st.Policy.String()
 	}

@@ -329,7 +329,11 @@ func TestE2EInterruptedRunKeepsThePartialAnswer(t *testing.T) {
 	}
 }
 
-func TestE2ERunsWhenTheSessionCannotBeRecorded(t *testing.T) {
+// TestE2ERunStopsWhenTheSessionCannotBeRecorded: a session log that cannot
+// be opened in TERN_HOME stops the run before anything runs, saying why
+// (issue 12: nothing runs unrecorded unless the user chooses so, which
+// only the interface can ask).
+func TestE2ERunStopsWhenTheSessionCannotBeRecorded(t *testing.T) {
 	t.Parallel()
 	ws, home := t.TempDir(), t.TempDir()
 	env := withHome(map[string]string{"MOCK": "1"}, home)
@@ -341,7 +345,8 @@ func TestE2ERunsWhenTheSessionCannotBeRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := tern(t, ws, env, "", "run", "hello")
-	if r.code != exitOK || !strings.Contains(r.stderr, "this session is not recorded") || r.stdout == "" {
+	if r.code != exitFailed || !strings.Contains(r.stderr, "recording the session failed") ||
+		!strings.Contains(r.stderr, "open the session log") || r.stdout != "" {
 		t.Errorf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -61,6 +61,9 @@ type app struct {
 	Pick, PickFork bool
 	// log is the session log the agent's events are recorded in.
 	log *sessionLog
+	// unrecorded is the user's choice to go on after the log could not be
+	// written or opened; nil when there is no log to fail.
+	unrecorded func() bool
 	// stopTap ends the recording of events.
 	stopTap context.CancelFunc
 	// cleanup removes the session's temporary directory; Close calls it.
@@ -140,6 +143,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			Model:       model,
 			Headers:     cfg.ModelSettings(model).Headers,
 			MaxAttempts: cfg.MaxAttempts.V,
+			// 0 in config.toml is no limit; the provider's 0 is its default.
+			FirstTokenTimeout: noLimit(cfg.Bounds.FirstTokenTimeout.V),
+			StreamIdleTimeout: noLimit(cfg.Bounds.StreamIdleTimeout.V),
 		})
 		if err != nil {
 			return nil, err
@@ -212,9 +218,12 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if !offline {
 		host = session.HostOf(cfg.BaseURL.V)
 	}
-	// Not being able to record the session is no reason to refuse work:
-	// tern says so and runs without a log.
+	// Without a home there is nowhere to record: tern says so and runs
+	// without a log. A log that cannot be opened there (a full disk) stops
+	// every turn before it runs, until the user chooses to go on
+	// unrecorded (recordgate.go).
 	var log *sessionLog
+	var logFailed *openFailure
 	if cfg.Home.V == "" {
 		c.printf(opts.notices, "tern: neither TERN_HOME nor HOME is set: this session is not recorded and cannot be resumed\n")
 	} else {
@@ -232,8 +241,13 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		case err != nil && res != nil:
 			return nil, err // continuing that session was the point
 		case err != nil:
-			c.printf(opts.notices, "tern: %v; this session is not recorded\n", err)
+			logFailed = &openFailure{err: err, interactive: opts.interactive}
+			if opts.interactive {
+				c.printf(opts.notices, "tern: %v; nothing runs until you choose to go on without recording (/unrecorded)\n", err)
+			}
 			log = nil
+		default:
+			log.interactive = opts.interactive
 		}
 	}
 	a, err := agent.New(agent.Options{
@@ -253,7 +267,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		// the conservative default /context assumes too.
 		ContextWindow:    cmp.Or(cfg.ModelSettings(model).ContextWindow, assumedContextWindow),
 		CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
-		BeforeRequest:    log.waitRecorded,
+		BeforeRequest:    recordGate(log, logFailed),
+		BeforeTool:       recordGate(log, logFailed),
+		MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
 	})
 	if err != nil {
 		_ = log.close()
@@ -281,6 +297,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Pick:          opts.session.mode == resumePick,
 		PickFork:      opts.session.fork,
 		log:           log,
+		unrecorded:    continueUnrecorded(log, logFailed),
 		stopTap:       stopTap,
 		Model:         model,
 		Policy:        policy,
@@ -310,6 +327,24 @@ func compactThreshold(pct int) int {
 		return -1
 	}
 	return pct
+}
+
+// noLimit converts a config wait (0: no limit) to the provider's (negative:
+// no limit, 0: its default).
+func noLimit(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// answerLimit converts the config's max_answer_bytes (0: no limit) to the
+// agent's (negative: no limit, 0: its default).
+func answerLimit(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // inGitRepo reports whether dir or one of its parents holds a .git entry

@@ -40,6 +40,14 @@ type Config struct {
 	// BaseBackoff is the first retry's wait before jitter; it doubles with
 	// each attempt. 0 means DefaultBaseBackoff.
 	BaseBackoff time.Duration
+	// FirstTokenTimeout bounds the wait from sending a request to the
+	// first data event of its answer; StreamIdleTimeout bounds the gap
+	// between data events after that (keep-alive comments do not count).
+	// Either ends the attempt as a retryable network error. 0 means
+	// DefaultFirstTokenTimeout and DefaultStreamIdleTimeout; a negative
+	// value means no limit.
+	FirstTokenTimeout time.Duration
+	StreamIdleTimeout time.Duration
 }
 
 // withDefaults checks c and fills in its zero fields.
@@ -62,6 +70,12 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("openai provider: BaseBackoff is %v, want 0 (default) or more", c.BaseBackoff)
 	case c.BaseBackoff == 0:
 		c.BaseBackoff = DefaultBaseBackoff
+	}
+	if c.FirstTokenTimeout == 0 {
+		c.FirstTokenTimeout = DefaultFirstTokenTimeout
+	}
+	if c.StreamIdleTimeout == 0 {
+		c.StreamIdleTimeout = DefaultStreamIdleTimeout
 	}
 	if c.HTTPClient == nil {
 		c.HTTPClient = &http.Client{}

@@ -32,6 +32,11 @@ type stream struct {
 	dec decoder
 	ch  chunk
 
+	// wd bounds the attempt's waits for data; actx is the attempt's
+	// context, which wd cancels.
+	wd   *watchdog
+	actx context.Context
+
 	queue []provider.Delta
 	next  int
 	cur   provider.Delta
@@ -62,20 +67,28 @@ func (s *stream) connect() *provider.Error {
 
 // open makes one attempt.
 func (s *stream) open() *provider.Error {
-	ctx, ex := withExchange(s.ctx)
+	actx, wd := startWatchdog(s.ctx, s.p.cfg.FirstTokenTimeout, s.p.cfg.StreamIdleTimeout, s.p.timeoutError)
+	ctx, ex := withExchange(actx)
 	cs, err := s.p.client.CreateChatCompletionStream(ctx, s.req)
 	if err != nil {
 		if ex.resp != nil {
 			// go-openai reads an error body but never closes it.
 			_ = ex.resp.Body.Close()
 		}
+		pe := wd.timedOut(actx)
+		wd.stop()
+		if pe != nil {
+			return pe
+		}
 		return s.p.classify(s.ctx, err, ex.header(), s.req.Model)
 	}
 	if ex.resp == nil {
 		_ = cs.Close()
+		wd.stop()
 		return &provider.Error{Kind: provider.ErrProtocol, Message: "go-openai returned a stream without an HTTP response"}
 	}
-	s.cs, s.sse = cs, newSSEReader(newPacedBody(s.ctx, ex.resp.Body))
+	s.cs, s.sse = cs, newSSEReader(newPacedBody(actx, ex.resp.Body))
+	s.wd, s.actx = wd, actx
 	s.finished, s.sawCall, s.gotEvent = false, false, false
 	return nil
 }
@@ -164,14 +177,21 @@ func (s *stream) release() error {
 		return nil
 	}
 	err := s.cs.Close()
-	s.cs, s.sse = nil, nil
+	s.wd.stop()
+	s.cs, s.sse, s.wd = nil, nil, nil
 	return err
 }
 
 // fill reads the next event into the queue, which it may leave empty.
 func (s *stream) fill() *provider.Error {
 	s.queue, s.next = s.queue[:0], 0
+	s.wd.waiting()
 	payload, done, err := s.sse.next()
+	if err != nil {
+		if pe := s.wd.timedOut(s.actx); pe != nil {
+			return pe // the watchdog ended the wait: say which limit
+		}
+	}
 	switch {
 	case done:
 		s.ended = true
@@ -199,6 +219,7 @@ func (s *stream) fill() *provider.Error {
 		return s.p.classify(s.ctx, err, nil, s.req.Model)
 	}
 	s.gotEvent = true
+	s.wd.gotData()
 	if derr := s.dec.decode(payload, &s.ch); derr != nil {
 		if s.sse.partial {
 			return s.endedEarly()

@@ -61,6 +61,8 @@ type Config struct {
 	DenyRead Value[[]string]
 	// Budget limits headless runs (tern run).
 	Budget Budget
+	// Bounds limit the waits for a gateway and the size of an answer.
+	Bounds Bounds
 	// CompactThreshold is the context use, in percent of the model's
 	// window, at which the conversation is compacted automatically; 0
 	// turns automatic compaction off.

@@ -34,6 +34,11 @@ type fileConfig struct {
 	MaxRequests      *int                     `toml:"max_requests"`
 	MaxDuration      *string                  `toml:"max_duration"`
 	Models           map[string]ModelSettings `toml:"models"`
+
+	// The bounded waits and sizes (bounds.go).
+	FirstTokenTimeout *string `toml:"first_token_timeout"`
+	StreamIdleTimeout *string `toml:"stream_idle_timeout"`
+	MaxAnswerBytes    *int    `toml:"max_answer_bytes"`
 }
 
 // onOff is a switch written as a boolean or as "on"/"off" (sandbox = "off").

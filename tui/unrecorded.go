@@ -1,0 +1,18 @@
+package tui
+
+import tea "charm.land/bubbletea/v2"
+
+// cmdUnrecorded is /unrecorded: after the session log could not be
+// written, the user chooses to go on without recording.
+func (m *model) cmdUnrecorded(string) tea.Cmd {
+	if m.opts.ContinueUnrecorded == nil {
+		m.setNotice("this session is not recorded: there is nothing to turn off", true)
+		return nil
+	}
+	if !m.opts.ContinueUnrecorded() {
+		m.setNotice("the session log works: recording goes on", true)
+		return nil
+	}
+	m.setNotice("recording is off for this session: tern goes on without a log; send your message again", false)
+	return nil
+}
