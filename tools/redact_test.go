@@ -1,10 +1,8 @@
 package tools
 
 import (
-	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Credentials in the tests are built from pieces so that the source file
@@ -107,25 +105,6 @@ func TestRedactLeavesOrdinaryText(t *testing.T) {
 	}
 }
 
-// TestRedactCost checks redaction of a full tool result stays cheap: it
-// runs on every tool result.
-func TestRedactCost(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
-	in := redactBenchInput()
-	var runs []time.Duration
-	for range 21 {
-		start := time.Now()
-		Redact(in)
-		runs = append(runs, time.Since(start))
-	}
-	slices.Sort(runs)
-	if med := runs[len(runs)/2]; med > 5*time.Millisecond {
-		t.Errorf("median redaction of %d bytes took %v", len(in), med)
-	}
-}
-
 // redactBenchInput is a full-size tool result (DefaultOutputCap) of
 // ordinary output with some near misses and one of each credential.
 func redactBenchInput() string {
@@ -179,5 +158,16 @@ func TestRedactStream(t *testing.T) {
 		if got.String() != want {
 			t.Errorf("pieces of %d:\n got %q\nwant %q", size, got.String(), want)
 		}
+	}
+}
+
+// BenchmarkRedactPlain is the common case: a full result with nothing a
+// rule looks for.
+func BenchmarkRedactPlain(b *testing.B) {
+	line := "ok  \tgithub.com/ternhq/tern/tools\t0.339s coverage: 81.2% of statements\n"
+	in := strings.Repeat(line, DefaultOutputCap/len(line))
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		Redact(in)
 	}
 }
