@@ -39,6 +39,8 @@ func TestRedact(t *testing.T) {
 		{"authorization basic", "Authorization: Basic dXNlcjpwYXNz", "Authorization: Basic [REDACTED credential]"},
 		{"authorization bearer in curl", `curl -H "authorization: Bearer abc.def.ghi" x`, `curl -H "authorization: Bearer [REDACTED credential]" x`},
 		{"authorization token", "AUTHORIZATION: token abc", "AUTHORIZATION: token [REDACTED credential]"},
+		{"authorization in json", `{"headers": {"Authorization": "Bearer eyJhbGciOi.x.y", "Accept": "*/*"}}`, `{"headers": {"Authorization": "Bearer [REDACTED credential]", "Accept": "*/*"}}`},
+		{"authorization in python", `headers = {'authorization': 'token abc123'}`, `headers = {'authorization': 'token [REDACTED credential]'}`},
 		{"authorization bare", "Authorization: dXNlcjpwYXNzd29yZDEyMw==", "Authorization: [REDACTED credential]"},
 		{"github token", "GH_TOKEN=" + ghToken, "GH_TOKEN=[REDACTED github token]"},
 		{"github pat", "token: " + ghPAT + "\n", "token: [REDACTED github token]\n"},
