@@ -142,14 +142,14 @@ func TestRedactStream(t *testing.T) {
 	whole := "$ git remote -v\norigin\thttps://x-access-token:" + ghToken + "@github.com/o/r (fetch)\n" +
 		"\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M6Z2hz\n" +
 		"-----BEGIN OPENSSH PRIVATE KEY-----\n" + pemBody + "-----END OPENSSH PRIVATE KEY-----\n" +
-		"token " + glToken + " and " + slackBot + "\nno newline at the end " + awsKeyID
+		"token " + glToken + " and " + slackBot + "\n10%\r50%\r100% " + openaiKey + "\r\nno newline at the end " + awsKeyID
 	want := Redact(whole)
 	for _, size := range []int{1, 2, 3, 7, 16, 64, len(whole)} {
 		var r RedactStream
 		var got strings.Builder
 		for i := 0; i < len(whole); i += size {
 			piece := r.Write(whole[i:min(i+size, len(whole))])
-			for _, secret := range []string{"x-access-token:g", "eC1h", "MIIE", "Ab3De5", "1234567890-", "IOSF"} {
+			for _, secret := range []string{"x-access-token:g", "eC1h", "MIIE", "Ab3De5", "1234567890-", "IOSF", "proj-"} {
 				if strings.Contains(piece, secret) {
 					t.Errorf("pieces of %d: %q let through %q", size, piece, secret)
 				}
