@@ -350,7 +350,8 @@ func (r *redactRule) anchorFits(s string, start, end int) bool {
 		return true
 	}
 	c := s[start-1]
-	return !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' && s[start] == 's')
+	wordByte := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	return !wordByte && (c != '-' || s[start] != 's')
 }
 
 // asciiLower lowers the ASCII letters of s only, so offsets in the result
