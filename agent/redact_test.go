@@ -75,15 +75,12 @@ func TestToolResultsReachTheModelRedacted(t *testing.T) {
 		}
 	}
 	var live strings.Builder
-	for _, ev := range evs {
-		switch ev.Kind {
-		case EventToolOutput:
-			leaks("live output", ev.Text)
-			live.WriteString(ev.Text)
-		case EventToolFinished:
-			leaks("a tool result", ev.Result.Output)
-		default:
-		}
+	for _, ev := range eventsOf(evs, EventToolOutput) {
+		leaks("live output", ev.Text)
+		live.WriteString(ev.Text)
+	}
+	for _, ev := range eventsOf(evs, EventToolFinished) {
+		leaks("a tool result", ev.Result.Output)
 	}
 	if live.String() != tools.Redact(shellOut) {
 		t.Errorf("live output %q, want %q", live.String(), tools.Redact(shellOut))

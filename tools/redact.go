@@ -42,12 +42,12 @@ var redactRules = []redactRule{
 	},
 	{
 		anchors: []string{"authorization"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\bauthorization\s*[:=]\s*"?(?:basic|bearer|token|digest|negotiate|ntlm)[ \t]+([^\s"'` + "`" + `,;]+)`),
+		re:   regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest|negotiate|ntlm)[ \t]+([^\s"'` + "`" + `,;]+)`),
 		mark: markCredential,
 	},
 	{
 		anchors: []string{"authorization"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\bauthorization\s*[:=]\s*"?([a-z0-9._~+/=-]{16,})`),
+		re:   regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?([a-z0-9._~+/=-]{16,})`),
 		mark: markCredential,
 	},
 	{
@@ -334,10 +334,13 @@ func indexAny(s string, subs []string) (int, string) {
 
 // anchorFits is the cheap test of an anchor found at s[start:end] that
 // spares running the expression on most near misses: a key must be
-// followed by ':' or '=' (after spaces), a token prefix must start a word
+// followed by ':' or '=' (after a closing quote and spaces), a token prefix must start a word
 // (for sk-, not follow a '-' either, as in "task-sk-list").
 func (r *redactRule) anchorFits(s string, start, end int) bool {
 	if r.key {
+		if end < len(s) && (s[end] == '"' || s[end] == '\'') {
+			end++ // a quoted key: "Authorization": "Bearer ..."
+		}
 		for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
 			end++
 		}
@@ -347,7 +350,8 @@ func (r *redactRule) anchorFits(s string, start, end int) bool {
 		return true
 	}
 	c := s[start-1]
-	return !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' && s[start] == 's')
+	wordByte := c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	return !wordByte && (c != '-' || s[start] != 's')
 }
 
 // asciiLower lowers the ASCII letters of s only, so offsets in the result

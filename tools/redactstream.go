@@ -23,7 +23,9 @@ type RedactStream struct {
 // shown now (possibly empty).
 func (r *RedactStream) Write(chunk string) string {
 	text := r.pending + chunk
-	cut := strings.LastIndexByte(text, '\n') + 1
+	// A CR ends a line too: progress output redrawn with CR shows as it
+	// comes.
+	cut := max(strings.LastIndexByte(text, '\n'), strings.LastIndexByte(text, '\r')) + 1
 	if b := openKeyLine(text[:cut]); b >= 0 && len(text)-b < redactHoldKey {
 		cut = b
 	}

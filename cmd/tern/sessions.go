@@ -169,7 +169,7 @@ func (c *cli) exportSession(args []string) int {
 		return exitFailed
 	}
 	for _, w := range s.Warnings {
-		c.printf(c.stderr, "tern: %s\n", w)
+		c.printf(c.stderr, "tern: %s\n", sanitize.Clean(w))
 	}
 	md := exportMarkdown(s)
 	if len(pos) == 1 {
