@@ -64,6 +64,11 @@ func launch(args, env []string) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("become the subreaper of the command's processes: %w", err)
 	}
+	// Mounts are only possible before Landlock, and need the capabilities
+	// dropped below.
+	if err := mountReadOnly(spec.readOnly()); err != nil {
+		return 0, err
+	}
 	if p := spec.Policy; p != nil {
 		abi, ok, why := Available()
 		if !ok {
