@@ -56,7 +56,8 @@ func launch(args, env []string) (int, error) {
 	}
 	// The command is started from this thread: its parent-death signal
 	// watches this thread, which therefore must not exit before it, and it
-	// inherits this thread's credentials (set on every thread anyway).
+	// inherits what is set on this thread alone (the mount namespace, the
+	// bounding set, no_new_privs).
 	runtime.LockOSThread()
 	if err := Harden(); err != nil {
 		return 0, err
