@@ -79,9 +79,15 @@ func (g *shellGateway) toolResult() string {
 // ternCmd is `tern run --approval full-auto --sandbox sandbox` in a fresh
 // workspace against g, not started.
 func ternCmd(t *testing.T, g *shellGateway, sandbox string) *exec.Cmd {
-	cmd := exec.Command(ternBin, "run", "--approval", "full-auto", "--sandbox", sandbox, "run the command")
-	cmd.Dir = t.TempDir()
-	cmd.Env = testEnv(t, map[string]string{"LLM_BASE_URL": g.srv.URL + "/v1", "LLM_API_KEY": g.key, "LLM_MODEL": "e2e-model"})
+	return ternCmdIn(t, g, t.TempDir(), t.TempDir(), "--sandbox", sandbox, "run the command")
+}
+
+// ternCmdIn is `tern run --approval full-auto args...` in workspace ws with
+// home directory home against g, not started.
+func ternCmdIn(t *testing.T, g *shellGateway, ws, home string, args ...string) *exec.Cmd {
+	cmd := exec.Command(ternBin, append([]string{"run", "--approval", "full-auto"}, args...)...)
+	cmd.Dir = ws
+	cmd.Env = testEnv(t, withHome(map[string]string{"LLM_BASE_URL": g.srv.URL + "/v1", "LLM_API_KEY": g.key, "LLM_MODEL": "e2e-model"}, home))
 	return cmd
 }
 
@@ -127,7 +133,8 @@ func liveWithArg(arg string) []int {
 
 // TestE2EKillNineLeavesNoCommandProcess kills tern with SIGKILL while a
 // command runs that started a process in a session of its own: within a
-// second, no process of the command is left.
+// second, no process of the command is left. Resumed, the session tells the
+// model the call may have run partially.
 func TestE2EKillNineLeavesNoCommandProcess(t *testing.T) {
 	t.Parallel()
 	for _, sandbox := range []string{"on", "off"} {
@@ -142,7 +149,8 @@ func TestE2EKillNineLeavesNoCommandProcess(t *testing.T) {
 			g := newShellGateway(t, "sk-e2e-kill-nine", func() string {
 				return fmt.Sprintf("setsid sleep %s & sleep %s; echo never", bg, fg)
 			})
-			cmd := ternCmd(t, g, sandbox)
+			ws, home := t.TempDir(), t.TempDir()
+			cmd := ternCmdIn(t, g, ws, home, "--sandbox", sandbox, "run the command")
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			if err := cmd.Start(); err != nil {
@@ -173,6 +181,14 @@ func TestE2EKillNineLeavesNoCommandProcess(t *testing.T) {
 				time.Sleep(10 * time.Millisecond)
 			}
 			t.Logf("the command's processes were gone %v after kill -9", time.Since(killed).Round(time.Millisecond))
+
+			resume := ternCmdIn(t, g, ws, home, "--sandbox", sandbox, "--continue", "carry on")
+			if b, err := resume.CombinedOutput(); err != nil {
+				t.Fatalf("resume: %v\n%s", err, b)
+			}
+			if res := g.toolResult(); !strings.Contains(res, "may have run partially: check before running it again") {
+				t.Errorf("resumed, the model was told of the interrupted call:\n%s", res)
+			}
 		})
 	}
 }
