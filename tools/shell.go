@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -103,6 +104,9 @@ type runShell struct {
 	policy *sandbox.Policy
 	// sandboxNote explains a permission error of a confined command.
 	sandboxNote string
+	// readOnly are bound read-only for unconfined commands (the policy
+	// holds them for confined ones).
+	readOnly []string
 }
 
 // ShellOptions configure run_shell beyond its workspace and environment.
@@ -116,6 +120,11 @@ type ShellOptions struct {
 	// TempDir, when set, is the session's temporary directory: commands get
 	// it as TMPDIR, and the sandbox lets them write there.
 	TempDir string
+	// ReadOnly are absolute paths every command may read but not change,
+	// sandbox on or off, where the launcher can bind them read-only (Linux,
+	// tern running as root; see sandbox.Policy.ReadOnly). Elsewhere they
+	// are left as they are.
+	ReadOnly []string
 }
 
 // NewRunShell returns the run_shell tool, which runs commands with bash in
@@ -130,11 +139,12 @@ func NewRunShell(w *Workspace, env []string) Tool {
 // sandbox.MaybeRunLauncher first thing in main (and tests in TestMain):
 // confined commands start through the running binary.
 func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
-	t := &runShell{w: w, env: FilterEnv(env), tmp: opts.TempDir}
+	t := &runShell{w: w, env: FilterEnv(env), tmp: opts.TempDir, readOnly: opts.ReadOnly}
 	if opts.Sandbox != nil {
 		if _, ok, _ := sandbox.Available(); ok {
 			p := *opts.Sandbox
 			p.Writable = append([]string{w.Root}, p.Writable...)
+			p.ReadOnly = append(slices.Clone(p.ReadOnly), opts.ReadOnly...)
 			if t.tmp != "" {
 				p.Writable = append(p.Writable, t.tmp)
 			}
@@ -302,7 +312,12 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		}
 		supervised = true
 	case sandbox.Supervised():
-		supervised = sandbox.Supervise(cmd) == nil
+		if err := sandbox.Supervise(cmd, t.readOnly); err != nil {
+			_ = pr.Close()
+			_ = pw.Close()
+			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
+		}
+		supervised = true
 	}
 	waited := make(chan error, 1)
 	if err := startLocked(cmd, waited); err != nil {

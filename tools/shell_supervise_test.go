@@ -145,3 +145,25 @@ func TestRunShellDoesNotPassInheritedDescriptors(t *testing.T) {
 		t.Errorf("output: %s", res.Output)
 	}
 }
+
+// TestRunShellReadOnlyPaths checks ShellOptions.ReadOnly reaches the
+// launcher for an unconfined command: .git/config cannot be changed.
+func TestRunShellReadOnlyPaths(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("read-only binding needs CAP_SYS_ADMIN: the launcher does it when tern runs as root")
+	}
+	t.Parallel()
+	w := shellWorkspace(t)
+	config := filepath.Join(w.Root, ".git", "config")
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := NewRunShellWith(w, os.Environ(), ShellOptions{ReadOnly: []string{config}}).Run(context.Background(),
+		toolArgs(t, map[string]any{"command": "echo '[alias] x = !sh' >> .git/config"}), nil)
+	if data, _ := os.ReadFile(config); string(data) != "[core]\n" || !strings.Contains(res.Output, "Read-only file system") {
+		t.Errorf(".git/config is %q after the command:\n%s", data, res.Output)
+	}
+}

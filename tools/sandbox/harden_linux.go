@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -43,7 +44,7 @@ func closeOnExecAbove2() error {
 			continue
 		}
 		// The listing's own descriptor is closed by now: EBADF is fine.
-		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && err != unix.EBADF {
+		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && !errors.Is(err, unix.EBADF) {
 			return err
 		}
 	}

@@ -40,7 +40,7 @@ func TestLauncherHardensTheCommand(t *testing.T) {
 				needLandlock(t)
 				err = Wrap(cmd, f.policy)
 			} else {
-				err = Supervise(cmd)
+				err = Supervise(cmd, nil)
 			}
 			if err != nil {
 				t.Fatal(err)

@@ -56,13 +56,19 @@ func launch(args, env []string) (int, error) {
 	}
 	// The command is started from this thread: its parent-death signal
 	// watches this thread, which therefore must not exit before it, and it
-	// inherits this thread's credentials (set on every thread anyway).
+	// inherits what is set on this thread alone (the mount namespace, the
+	// bounding set, no_new_privs).
 	runtime.LockOSThread()
 	if err := Harden(); err != nil {
 		return 0, err
 	}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("become the subreaper of the command's processes: %w", err)
+	}
+	// Mounts are only possible before Landlock, and need the capabilities
+	// dropped below.
+	if err := mountReadOnly(spec.readOnly()); err != nil {
+		return 0, err
 	}
 	if p := spec.Policy; p != nil {
 		abi, ok, why := Available()

@@ -14,8 +14,10 @@ import (
 
 // dropPrivileges leaves the launcher, on every thread, without any
 // capability when it holds some or runs as root (containers, CI): the
-// bounding, ambient and inheritable sets are emptied, then the permitted
-// and effective ones, and no_new_privs is set, so that neither the command
+// bounding and ambient sets of the thread that starts the command are
+// emptied and no_new_privs is set on it (they only act on exec, and only
+// that thread starts a program), then the inheritable, permitted and
+// effective sets of every thread, so that neither the command
 // nor a set-user-id program it runs can regain one. Without capabilities
 // root cannot read other processes' memory or environment, override file
 // permissions, or undo the sandbox. An ordinary user holds none and keeps
@@ -33,23 +35,30 @@ func dropPrivileges() error {
 	if held == 0 && os.Geteuid() != 0 {
 		return nil
 	}
-	// Dropping from the bounding set needs CAP_SETPCAP; without it the
-	// set stays, and no_new_privs alone keeps exec from granting anything.
+	// The bounding set only limits what exec grants, and only this
+	// thread (locked, see launch) starts a program, so it is emptied here
+	// alone: on every thread it would cost a stop of all threads per
+	// capability. Dropping needs CAP_SETPCAP; without it the set stays,
+	// and no_new_privs alone keeps exec from granting anything.
 	for c := uintptr(0); ; c++ {
 		in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0)
 		if err != nil {
 			break // EINVAL: past the last capability this kernel knows
 		}
 		if in == 1 {
-			_, _, _ = psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAPBSET_DROP, c, 0, 0, 0, 0)
+			_ = unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
 		}
 	}
-	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0, 0); e != 0 && !errors.Is(e, unix.EINVAL) {
-		return fmt.Errorf("clear the ambient capabilities: %w", e)
+	// Ambient capabilities and no_new_privs, like the bounding set, only
+	// matter for exec; emptying the permitted and inheritable sets below
+	// clears the ambient set of every thread too.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("clear the ambient capabilities: %w", err)
 	}
-	if _, _, e := psx.Syscall6(unix.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); e != 0 {
-		return fmt.Errorf("set no_new_privs: %w", e)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("set no_new_privs: %w", err)
 	}
+	// One call on every thread (each stops them all, so only one).
 	var none [2]unix.CapUserData
 	if _, _, e := psx.Syscall3(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&none[0])), 0); e != 0 {
 		return fmt.Errorf("drop the launcher's capabilities: %w", e)

@@ -53,6 +53,13 @@ type Policy struct {
 	// parents too) before it confines itself, so the first build on a fresh
 	// machine can write them.
 	Caches []string `json:"caches,omitempty"`
+	// ReadOnly are files and directories the command may read but not
+	// change, whatever the other rules say: the launcher bind-mounts each
+	// read-only onto itself in a mount namespace of its own before it
+	// confines itself, where it may (it holds CAP_SYS_ADMIN: tern runs as
+	// root); elsewhere they are left as they are. Paths that do not exist
+	// are skipped.
+	ReadOnly []string `json:"read_only,omitempty"`
 }
 
 // launchSpec is what the launcher gets in EnvPolicy.
@@ -60,6 +67,17 @@ type launchSpec struct {
 	// Policy confines the command; nil runs it unconfined (still hardened
 	// and supervised).
 	Policy *Policy `json:"policy,omitempty"`
+	// ReadOnly are paths bound read-only for an unconfined command, as
+	// Policy.ReadOnly is for a confined one.
+	ReadOnly []string `json:"read_only,omitempty"`
+}
+
+// readOnly returns every path the launch binds read-only.
+func (s launchSpec) readOnly() []string {
+	if s.Policy == nil {
+		return s.ReadOnly
+	}
+	return append(append([]string(nil), s.ReadOnly...), s.Policy.ReadOnly...)
 }
 
 // installed is set once MaybeRunLauncher has returned in this process: the
@@ -76,7 +94,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if _, ok, why := Available(); !ok {
 		return fmt.Errorf("sandbox: %s", why)
 	}
-	for _, list := range [][]string{p.Writable, p.DenyRead, p.Caches} {
+	for _, list := range [][]string{p.Writable, p.DenyRead, p.Caches, p.ReadOnly} {
 		for _, path := range list {
 			if !strings.HasPrefix(path, "/") {
 				return fmt.Errorf("sandbox: policy path %q is not absolute", path)
@@ -88,14 +106,20 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 
 // Supervise rewrites cmd, which must not have started, so that it runs
 // through the launcher without Landlock: hardened and supervised (nothing
-// it starts outlives it, or the process that started it) but not confined.
-// It fails where there is no launcher: on systems other than Linux, and in
-// programs that did not call MaybeRunLauncher.
-func Supervise(cmd *exec.Cmd) error {
+// it starts outlives it, or the process that started it) but not confined;
+// readOnly are bound read-only like Policy.ReadOnly. It fails where there
+// is no launcher: on systems other than Linux, and in programs that did
+// not call MaybeRunLauncher.
+func Supervise(cmd *exec.Cmd, readOnly []string) error {
 	if !Supervised() {
 		return errors.New("sandbox: no launcher to supervise commands with here")
 	}
-	return wrap(cmd, launchSpec{})
+	for _, path := range readOnly {
+		if !strings.HasPrefix(path, "/") {
+			return fmt.Errorf("sandbox: read-only path %q is not absolute", path)
+		}
+	}
+	return wrap(cmd, launchSpec{ReadOnly: readOnly})
 }
 
 // Supervised reports whether commands can start through the launcher here:

@@ -46,16 +46,39 @@ func supervise(cmd int, sigs <-chan os.Signal) int {
 // status, and closes gone once no child is left (so none is alive below
 // the launcher either).
 func reapAll(cmd int, status chan<- syscall.WaitStatus, gone chan<- struct{}) {
-	defer close(gone)
 	for {
 		var ws syscall.WaitStatus
 		pid, err := syscall.Wait4(-1, &ws, 0, nil)
 		switch {
 		case errors.Is(err, syscall.EINTR):
 		case err != nil:
-			return // ECHILD: no child left
+			close(gone) // ECHILD: no child left
+			return
 		case pid == cmd:
+			// Most commands leave nothing behind: saying so before the
+			// status spares supervise a scan of /proc.
+			if !childrenLeft() {
+				close(gone)
+				status <- ws
+				return
+			}
 			status <- ws
+		}
+	}
+}
+
+// childrenLeft reaps the children that have ended without waiting and
+// reports whether any is left.
+func childrenLeft() bool {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+		case err != nil:
+			return false // ECHILD
+		case pid == 0:
+			return true
 		}
 	}
 }
