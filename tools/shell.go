@@ -107,6 +107,8 @@ type runShell struct {
 	// readOnly are bound read-only for unconfined commands (the policy
 	// holds them for confined ones).
 	readOnly []string
+	// ternHome is tern's home folder, whose AGENTS.md is protected.
+	ternHome string
 }
 
 // ShellOptions configure run_shell beyond its workspace and environment.
@@ -125,6 +127,9 @@ type ShellOptions struct {
 	// tern running as root; see sandbox.Policy.ReadOnly). Elsewhere they
 	// are left as they are.
 	ReadOnly []string
+	// TernHome is tern's home folder ($TERN_HOME): its AGENTS.md is one of
+	// the protected paths a confined command gets read-only.
+	TernHome string
 }
 
 // NewRunShell returns the run_shell tool, which runs commands with bash in
@@ -139,7 +144,7 @@ func NewRunShell(w *Workspace, env []string) Tool {
 // sandbox.MaybeRunLauncher first thing in main (and tests in TestMain):
 // confined commands start through the running binary.
 func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
-	t := &runShell{w: w, env: FilterEnv(env), tmp: opts.TempDir, readOnly: opts.ReadOnly}
+	t := &runShell{w: w, env: FilterEnv(env), tmp: opts.TempDir, readOnly: opts.ReadOnly, ternHome: opts.TernHome}
 	if opts.Sandbox != nil {
 		if _, ok, _ := sandbox.Available(); ok {
 			p := *opts.Sandbox
@@ -188,7 +193,9 @@ func sandboxNote(p sandbox.Policy, tmp string) string {
 	if p.NoNetwork {
 		b.WriteString("; network access is blocked")
 	}
-	b.WriteString(`. A "Permission denied" or "Operation not permitted" above may come from it: ` +
+	b.WriteString("; the files that make git or tern run code later (.git/config, .git/hooks, .husky, AGENTS.md, CLAUDE.md, .tern) " +
+		"may be read-only to it: ask the user before changing them")
+	b.WriteString(`. A "Permission denied", "Operation not permitted", "Read-only file system" or "Device or resource busy" above may come from it: ` +
 		"keep files in the workspace or $TMPDIR; if the command truly needs more, ask the user, " +
 		"who can add writable_roots in config.toml or run tern with --sandbox off.")
 	return b.String()
@@ -198,7 +205,12 @@ func sandboxNote(p sandbox.Policy, tmp string) string {
 // sandbox refusal produces.
 func permissionError(s string) bool {
 	s = strings.ToLower(s)
-	return strings.Contains(s, "permission denied") || strings.Contains(s, "operation not permitted")
+	for _, m := range []string{"permission denied", "operation not permitted", "read-only file system", "device or resource busy"} {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // Kind is KindShell: commands ask for approval under the default and
@@ -305,7 +317,14 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	supervised := false
 	switch {
 	case t.policy != nil:
-		if err := sandbox.Wrap(cmd, *t.policy); err != nil {
+		// The protected paths (ProtectedPaths) are listed afresh for each
+		// command, since a hooks folder or an AGENTS.md may have appeared
+		// since the last; the launcher binds those that exist read-only
+		// where it can, and the fingerprint around the call guards them
+		// everywhere else.
+		pol := *t.policy
+		pol.ReadOnly = append(slices.Clone(pol.ReadOnly), ProtectedPaths(t.w.Root, t.ternHome)...)
+		if err := sandbox.Wrap(cmd, pol); err != nil {
 			_ = pr.Close()
 			_ = pw.Close()
 			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash in the sandbox: %v", err)})

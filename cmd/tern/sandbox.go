@@ -37,7 +37,7 @@ func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config) (tools.Shell
 		DenyRead:  cfg.DenyRead.V,
 		NoNetwork: cfg.NoNetwork.V,
 	}
-	return tools.ShellOptions{Sandbox: &p, TempDir: tmp}, st, func() { _ = os.RemoveAll(tmp) }, nil
+	return tools.ShellOptions{Sandbox: &p, TempDir: tmp, TernHome: cfg.Home.V}, st, func() { _ = os.RemoveAll(tmp) }, nil
 }
 
 // sessionDirPrefix starts the name of a session's TMPDIR, followed by the
