@@ -24,6 +24,10 @@ type preparedCall struct {
 	raw string
 	// argErr says why the arguments could not be repaired.
 	argErr error
+	// writesProtected is set when the user approved a call that asks
+	// under every policy (it may write protected paths): run_shell then
+	// leaves those paths writable for it.
+	writesProtected bool
 }
 
 // prepareCalls pairs the finished calls with the ids given when they
@@ -210,6 +214,7 @@ func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
 		req.Reply(d) // closes the reply path: a late answer is ignored
 	}
 	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: d})
+	pc.writesProtected = r.always && !d.Auto
 	switch d.Kind {
 	case AllowOnce:
 		return t.run(pc)
@@ -251,7 +256,11 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	}
 	snap := t.watchProtected(pc)
 	start := time.Now()
-	res := pc.tool.Run(t.ctx, pc.args, output)
+	ctx := t.ctx
+	if pc.writesProtected {
+		ctx = tools.WithProtectedWrites(ctx)
+	}
+	res := pc.tool.Run(ctx, pc.args, output)
 	dur := time.Since(start)
 	mu.Lock()
 	if text := live.Flush(); text != "" {

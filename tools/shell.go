@@ -323,7 +323,9 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		// where it can, and the fingerprint around the call guards them
 		// everywhere else.
 		pol := *t.policy
-		pol.ReadOnly = append(slices.Clone(pol.ReadOnly), ProtectedPaths(t.w.Root, t.ternHome)...)
+		if !ProtectedWritesAllowed(ctx) {
+			pol.ReadOnly = append(slices.Clone(pol.ReadOnly), ProtectedPaths(t.w.Root, t.ternHome)...)
+		}
 		if err := sandbox.Wrap(cmd, pol); err != nil {
 			_ = pr.Close()
 			_ = pw.Close()

@@ -50,8 +50,13 @@ func TestSandboxedShellProtectedReadOnly(t *testing.T) {
 			t.Errorf("%s: the output does not say the protected files are read-only:\n%s", tc.command, res.Output)
 		}
 	}
+	// A command the user approved knowing it writes them may.
+	res := shell.Run(WithProtectedWrites(context.Background()), toolArgs(t, map[string]any{"command": "echo '# approved' >> .git/config"}), nil)
+	if data, _ := os.ReadFile(filepath.Join(root, ".git", "config")); string(data) != "[core]\n# approved\n" {
+		t.Errorf("an approved write to .git/config did not happen: %q\n%s", data, res.Output)
+	}
 	// An ordinary file beside them is still writable.
-	res := shell.Run(context.Background(), toolArgs(t, map[string]any{"command": "echo ok > notes.txt && cat notes.txt"}), nil)
+	res = shell.Run(context.Background(), toolArgs(t, map[string]any{"command": "echo ok > notes.txt && cat notes.txt"}), nil)
 	if !strings.Contains(res.Output, "ok") || strings.Contains(res.Output, "read-only to it") {
 		t.Errorf("an ordinary write failed:\n%s", res.Output)
 	}
