@@ -37,17 +37,17 @@ type redactRule struct {
 var redactRules = []redactRule{
 	{
 		anchors: []string{"extraheader"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\bextraheader\s*=\s*"?(?:[a-z0-9-]+:[ \t]*)?([^"\r\n]*[^\s"])`),
+		re:   regexp.MustCompile(`(?i)\bextraheader["']?\s*[:=]\s*["']?(?:[a-z0-9-]+:[ \t]*)?([^"'\r\n]*[^\s"'])`),
 		mark: markHeader,
 	},
 	{
 		anchors: []string{"authorization"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\bauthorization\s*[:=]\s*"?(?:basic|bearer|token|digest|negotiate|ntlm)[ \t]+([^\s"'` + "`" + `,;]+)`),
+		re:   regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?(?:basic|bearer|token|digest|negotiate|ntlm)[ \t]+([^\s"'` + "`" + `,;]+)`),
 		mark: markCredential,
 	},
 	{
 		anchors: []string{"authorization"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\bauthorization\s*[:=]\s*"?([a-z0-9._~+/=-]{16,})`),
+		re:   regexp.MustCompile(`(?i)\bauthorization["']?\s*[:=]\s*["']?([a-z0-9._~+/=-]{16,})`),
 		mark: markCredential,
 	},
 	{
@@ -73,7 +73,7 @@ var redactRules = []redactRule{
 	},
 	{
 		anchors: []string{"aws_secret_access_key"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\baws_secret_access_key\s*[=:]\s*"?([a-z0-9/+=]{40})\b`),
+		re:   regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[=:]\s*["']?([a-z0-9/+=]{40})\b`),
 		mark: "[REDACTED aws secret key]",
 	},
 	{
@@ -93,6 +93,11 @@ var redactRules = []redactRule{
 // ids, OpenAI-style sk- keys, and the bodies of PEM private key blocks. The
 // line structure is kept: a redacted text has the same number of lines.
 func Redact(s string) string {
+	return redactWith(s, redactSpans(s))
+}
+
+// redactSpans finds every credential in s.
+func redactSpans(s string) []span {
 	spans := urlPasswordSpans(s, nil)
 	spans = privateKeySpans(s, spans)
 	var lower string
@@ -107,6 +112,11 @@ func Redact(s string) string {
 		}
 		spans = r.spans(s, hay, spans)
 	}
+	return spans
+}
+
+// redactWith replaces the spans of s with their marks.
+func redactWith(s string, spans []span) string {
 	if len(spans) == 0 {
 		return s
 	}
@@ -137,6 +147,9 @@ func Redact(s string) string {
 type span struct {
 	start, end int
 	mark       string
+	// whole is where the match that found it starts: the key or the
+	// URL's user name before the secret, which must stay with it.
+	whole int
 }
 
 // spans appends the spans of group 1 of every match of r in s. hay is s,
@@ -172,7 +185,7 @@ func (r *redactRule) spans(s, hay string, out []span) []span {
 			if strings.HasPrefix(secret, "[REDACTED") || r.check != nil && !r.check(secret) {
 				continue
 			}
-			out = append(out, span{lineStart + start, lineStart + end, r.mark})
+			out = append(out, span{lineStart + start, lineStart + end, r.mark, lineStart + m[0]})
 		}
 	}
 	return out
@@ -201,7 +214,7 @@ func urlPasswordSpans(s string, out []span) []span {
 		if colon < 0 || colon == at-1 || s[auth+colon+1:auth+at] == markPassword {
 			continue
 		}
-		out = append(out, span{auth + colon + 1, auth + at, markPassword})
+		out = append(out, span{auth + colon + 1, auth + at, markPassword, auth - 3})
 	}
 }
 
@@ -252,7 +265,7 @@ func privateKeySpans(s string, out []span) []span {
 		bodyStart := begin + label + len(pemKey)
 		if e := strings.Index(s[bodyStart:lineEnd], pemEnd); e >= 0 {
 			// The whole block on one line.
-			out = append(out, span{bodyStart, bodyStart + e, markPrivateKey})
+			out = append(out, span{bodyStart, bodyStart + e, markPrivateKey, begin})
 			off = bodyStart + e + len(pemEnd)
 			continue
 		}
@@ -266,7 +279,7 @@ func privateKeySpans(s string, out []span) []span {
 			continue
 		}
 		lines := strings.Count(s[lineEnd+1:bodyEnd], "\n")
-		out = append(out, span{lineEnd + 1, bodyEnd, markPrivateKey + strings.Repeat("\n", lines)})
+		out = append(out, span{lineEnd + 1, bodyEnd, markPrivateKey + strings.Repeat("\n", lines), begin})
 		if off >= len(s) {
 			return out
 		}
@@ -338,6 +351,9 @@ func indexAny(s string, subs []string) (int, string) {
 // (for sk-, not follow a '-' either, as in "task-sk-list").
 func (r *redactRule) anchorFits(s string, start, end int) bool {
 	if r.key {
+		if end < len(s) && (s[end] == '"' || s[end] == '\'') {
+			end++ // a quoted key: "Authorization": "Bearer ..."
+		}
 		for end < len(s) && (s[end] == ' ' || s[end] == '\t') {
 			end++
 		}
