@@ -97,7 +97,7 @@ func (w *Workspace) openRead(rel string) (o opened, err error) {
 		return opened{}, err
 	}
 	defer done()
-	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
 	if err != nil {
 		return opened{}, rootError(rel, err)
 	}
@@ -190,7 +190,7 @@ func (w *Workspace) replaceFile(rel string, data []byte, perm fs.FileMode, mkdir
 			return fmt.Errorf("create the parent directories: %w", rootError(dirRel, err))
 		}
 	}
-	d, err := r.OpenFile(rootName(dirRel), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	d, err := openExact(r, dirRel, unix.O_DIRECTORY)
 	if err != nil {
 		return rootError(dirRel, err)
 	}
@@ -273,7 +273,7 @@ func (w *Workspace) ReadFileInside(rel string) ([]byte, error) {
 // r, without blocking on a FIFO that replaced it; anything but a regular
 // file is an error.
 func ReadRegularIn(r *os.Root, rel string) ([]byte, error) {
-	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
 	if err != nil {
 		return nil, rootError(rel, err)
 	}
@@ -298,7 +298,7 @@ func (w *Workspace) openChange(rel string) (o opened, err error) {
 		return opened{}, err
 	}
 	defer done()
-	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
 	if err != nil {
 		return opened{}, rootError(rel, err)
 	}

@@ -66,7 +66,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 	if inGitDir(startRel) {
 		return st, &shownError{gitRefusal(startRel)}
 	}
-	f, err := r.OpenFile(rootName(startRel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, startRel, unix.O_NONBLOCK)
 	if err != nil {
 		return st, rootError(startRel, err)
 	}
@@ -298,7 +298,14 @@ func (wk *walker) symlink(rel string) error {
 	if !wk.wanted(rel) {
 		return nil
 	}
-	f, err := wk.r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	// The link is resolved first and the file it names then opened with
+	// no link followed, so the name judged is the file's on every system,
+	// not only where /proc tells what was opened.
+	_, target, err := wk.w.Resolve(rel)
+	if err != nil {
+		return nil // dangling, or leading out of the workspace
+	}
+	f, err := openExact(wk.r, target, unix.O_NONBLOCK)
 	if err != nil {
 		return nil
 	}
@@ -312,7 +319,7 @@ func (wk *walker) symlink(rel string) error {
 		return nil
 	}
 	if !known {
-		real = rel
+		real = target
 	}
 	if err := wk.w.checkShown(real, info, &wk.idx); err != nil {
 		var refused *shownError

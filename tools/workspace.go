@@ -190,8 +190,9 @@ func realPathDepth(p string, depth int) (string, error) {
 // CheckWritable refuses writes the file tools must never make, such as
 // anything inside .git/.
 func (w *Workspace) CheckWritable(rel string) error {
+	// Any letter case: on a case-insensitive file system .GIT is .git.
 	for _, part := range strings.Split(rel, "/") {
-		if part == ".git" {
+		if strings.EqualFold(part, ".git") {
 			return fmt.Errorf("%s is inside .git/: file tools never write there; use git commands through run_shell instead", rel)
 		}
 	}
