@@ -54,3 +54,28 @@ func WriteInside(r *os.Root, rel string, data []byte, perm fs.FileMode) error {
 	}
 	return werr
 }
+
+// OpenDirExact opens the workspace folder rel (a slash path; "" or "." is
+// the workspace) of the root r following no link on the way, and refuses
+// .git in any case: for writes tern makes itself (/rewind, /undo), which
+// must land in the folder named, not one a link swapped in leads to.
+func OpenDirExact(r *os.Root, rel string) (*os.File, error) {
+	if inGitDir(rel) {
+		return nil, errors.New(gitRefusal(rel))
+	}
+	return openExact(r, rel, unix.O_DIRECTORY)
+}
+
+// ReplaceIn replaces the file name of the open folder d with data: a
+// temporary file created in d, renamed over name in d. A link at name is
+// replaced, not followed.
+func ReplaceIn(d *os.File, name string, data []byte, perm fs.FileMode) error {
+	if inGitDir(name) {
+		return errors.New(gitRefusal(name))
+	}
+	var werr error
+	if err := dirControl(d, func(dirfd int) { werr = writeRename(dirfd, name, data, perm) }); err != nil {
+		return err
+	}
+	return werr
+}
