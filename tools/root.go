@@ -152,7 +152,19 @@ func (w *Workspace) checkShown(rel string, info fs.FileInfo, idx *secretIndex) e
 		return nil
 	}
 	id, links, ok := fileIDOf(info)
-	if !ok || links < 2 {
+	if !ok {
+		return nil
+	}
+	// The count fstat gave can already be stale: a hard link to .env
+	// opened under an innocent name, then a plain file renamed over that
+	// name, leaves .env's file with one link. The name is looked at again
+	// after the open: it must still be this file, and if it has more than
+	// one link now, it is checked as such.
+	now, err := w.linksByName(rel, id)
+	if err != nil {
+		return err
+	}
+	if links = max(links, now); links < 2 {
 		return nil
 	}
 	if idx == nil {
