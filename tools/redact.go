@@ -211,7 +211,15 @@ func urlPasswordSpans(s string, out []span) []span {
 			continue
 		}
 		colon := strings.IndexByte(s[auth:auth+at], ':')
-		if colon < 0 || colon == at-1 || s[auth+colon+1:auth+at] == markPassword {
+		if colon < 0 {
+			// A token used as the user name alone (https://TOKEN@host, as
+			// git remotes with a classic 40-hex GitHub token are written).
+			if user := s[auth : auth+at]; len(user) >= 20 && looksTokenUser(user) {
+				out = append(out, span{auth, auth + at, markCredential, auth - 3})
+			}
+			continue
+		}
+		if colon == at-1 || s[auth+colon+1:auth+at] == markPassword {
 			continue
 		}
 		out = append(out, span{auth + colon + 1, auth + at, markPassword, auth - 3})
@@ -386,4 +394,22 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 func looksGenerated(s string) bool {
 	return strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
 		strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz") && hasDigit(s)
+}
+
+// looksTokenUser reports whether a URL's user name is a token rather than
+// a name: only letters, digits, '_' and '-', with both letters and digits.
+func looksTokenUser(u string) bool {
+	letters, digits := false, false
+	for i := 0; i < len(u); i++ {
+		switch c := u[i]; {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters = true
+		case c == '_' || c == '-':
+		default:
+			return false
+		}
+	}
+	return letters && digits
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestRedactQuotedKeys: a header or key written as a quoted JSON, Python
-// or YAML key ("Authorization": "Bearer ...") is redacted as the bare one.
+// or YAML key ("Authorization": "Bearer ...") is redacted as the bare one,
+// and so is a token used alone as a URL's user name.
 func TestRedactQuotedKeys(t *testing.T) {
 	t.Parallel()
 	const secret = "Zq8mN3vB7xK2pL9wR4tY6uH1"
@@ -18,6 +19,8 @@ func TestRedactQuotedKeys(t *testing.T) {
 		`{"http.extraheader": "AUTHORIZATION: basic ` + secret + `"}`,
 		`"aws_secret_access_key": "` + aws + `"`,
 		`'AWS_SECRET_ACCESS_KEY' = '` + aws + `'`,
+		"url = https://" + secret + "@github.com/o/r.git",
+		"remote.origin.url=https://0123456789abcdef0123" + secret + "@example.com/x",
 	} {
 		if out := Redact(in); strings.Contains(out, secret) || strings.Contains(out, aws) || !strings.Contains(out, "[REDACTED") {
 			t.Errorf("Redact(%q) = %q", in, out)
