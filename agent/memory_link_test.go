@@ -10,20 +10,22 @@ import (
 // TestLoadMemoryRefusesLinksAway: a memory file goes into the system prompt
 // sent to the gateway, so AGENTS.md or CLAUDE.md planted as a symlink to a
 // file outside the project (~/.aws/credentials) or to another file of it
-// (.env) must not carry that file there; a link between the two memory
-// names stays usable.
+// (.env), or a hard link to one, must not carry that file there; a link
+// between the two memory names stays usable.
 func TestLoadMemoryRefusesLinksAway(t *testing.T) {
 	t.Parallel()
 	const marker = "MEMORY-LINK-SECRET-5e2a"
 	for _, tc := range []struct {
 		name, link, target string
+		hard               bool   // a hard link, not a symbolic one
 		want               string // content expected, "" none
 	}{
-		{"outside file", "AGENTS.md", "../outside/credentials", ""},
-		{"outside absolute", "CLAUDE.md", "OUTSIDE/credentials", ""},
-		{"secret inside", "AGENTS.md", ".env", ""},
-		{"chain out", "AGENTS.md", "hop", ""},
-		{"other memory name", "AGENTS.md", "docs/CLAUDE.md", "plain rules"},
+		{"outside file", "AGENTS.md", "../outside/credentials", false, ""},
+		{"outside absolute", "CLAUDE.md", "OUTSIDE/credentials", false, ""},
+		{"secret inside", "AGENTS.md", ".env", false, ""},
+		{"chain out", "AGENTS.md", "hop", false, ""},
+		{"other memory name", "AGENTS.md", "docs/CLAUDE.md", false, "plain rules"},
+		{"hard link to a secret", "AGENTS.md", ".env", true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -48,7 +50,12 @@ func TestLoadMemoryRefusesLinksAway(t *testing.T) {
 				t.Fatal(err)
 			}
 			target := strings.Replace(tc.target, "OUTSIDE", outside, 1)
-			if err := os.Symlink(target, filepath.Join(ws, tc.link)); err != nil {
+			link := os.Symlink
+			if tc.hard {
+				link = os.Link
+				target = filepath.Join(ws, target)
+			}
+			if err := link(target, filepath.Join(ws, tc.link)); err != nil {
 				t.Fatal(err)
 			}
 			files, _ := LoadMemory(ws, "")

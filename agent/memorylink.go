@@ -37,5 +37,38 @@ func openMemoryFile(path, top string) (*os.File, error) {
 			return nil, fmt.Errorf("memory file %s is a link to %s, which is not a memory file of the project; not read", path, real)
 		}
 	}
-	return os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(real, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemoryLinks(f, real); err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkMemoryLinks refuses a memory file with hard links other than the
+// memory names of its own folder (AGENTS.md and CLAUDE.md linked together
+// is fine): a command that ran 'ln .env AGENTS.md' would otherwise have
+// tern send .env to the gateway in the system prompt.
+func checkMemoryLinks(f *os.File, path string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Nlink < 2 || !fi.Mode().IsRegular() {
+		return nil
+	}
+	known := uint64(0)
+	for _, name := range memoryNames {
+		if other, err := os.Lstat(filepath.Join(filepath.Dir(path), name)); err == nil && os.SameFile(fi, other) {
+			known++
+		}
+	}
+	if uint64(st.Nlink) > known { //nolint:unconvert // the field's type differs between systems
+		return fmt.Errorf("memory file %s has other names (hard links) than the memory files of its folder; not read", path)
+	}
+	return nil
 }
