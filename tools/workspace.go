@@ -23,6 +23,9 @@ type Workspace struct {
 	OutputCap int
 	// Secrets are base-name glob patterns of files the read tools refuse.
 	Secrets []string
+	// SecretFiles are absolute paths of files the read tools refuse
+	// whatever their name: tern's own config.toml, which may hold the key.
+	SecretFiles []string
 	// Files remembers what the model has read and written this session.
 	Files *FileState
 
