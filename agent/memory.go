@@ -32,7 +32,8 @@ func LoadMemory(workspace, ternHome string) ([]MemoryFile, error) {
 	if ternHome != "" {
 		dirs = append(dirs, ternHome)
 	}
-	dirs = append(dirs, projectDirs(workspace)...)
+	project := projectDirs(workspace)
+	dirs = append(dirs, project...)
 	var out []MemoryFile
 	var errs []error
 	seen := map[string]bool{}
@@ -43,7 +44,11 @@ func LoadMemory(workspace, ternHome string) ([]MemoryFile, error) {
 		}
 		for _, name := range names {
 			path := filepath.Join(dir, name)
-			content, ok, err := readMemoryFile(path)
+			top := project[0] // a project's memory files stay in the project
+			if i == 0 && ternHome != "" {
+				top = "" // the user's own file may be a link anywhere
+			}
+			content, ok, err := readMemoryFile(path, top)
 			if err != nil {
 				errs = append(errs, err)
 			}
@@ -84,8 +89,8 @@ func projectDirs(workspace string) []string {
 
 // readMemoryFile reads a memory file clamped to MemoryMaxBytes. ok is false
 // when there is no such regular file.
-func readMemoryFile(path string) (content string, ok bool, err error) {
-	f, err := os.Open(path)
+func readMemoryFile(path, top string) (content string, ok bool, err error) {
+	f, err := openMemoryFile(path, top)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -175,7 +174,7 @@ func workspacePath(root, rel string) (string, error) {
 		return "", fmt.Errorf("%q is not a workspace-relative path", rel)
 	}
 	for _, part := range strings.Split(rel, "/") {
-		if part == ".." || part == "." || part == "" || part == ".git" {
+		if part == ".." || part == "." || part == "" || strings.EqualFold(part, ".git") {
 			return "", fmt.Errorf("%q is not a plain path inside the workspace", rel)
 		}
 	}
@@ -211,7 +210,7 @@ func restoreFile(ctx context.Context, root, rel string, v fileVersion, store *St
 		return false, fmt.Errorf("restore %s: a folder is there now; move it away and rewind again", rel)
 	}
 	if v.kind == versionAbsent {
-		if err := r.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := removeExact(r, rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return false, fmt.Errorf("remove %s: %w", rel, err)
 		}
 		pruneEmptyDirs(r, filepath.Dir(name))
@@ -225,12 +224,7 @@ func restoreFile(ctx context.Context, root, rel string, v fileVersion, store *St
 		return false, fmt.Errorf("restore %s: %w", rel, err)
 	}
 	if v.kind == versionGit && v.mode == gitModeLink {
-		if d.exists {
-			if err := r.Remove(name); err != nil {
-				return false, fmt.Errorf("restore %s: %w", rel, err)
-			}
-		}
-		if err := r.Symlink(string(content), name); err != nil {
+		if err := symlinkExact(r, rel, string(content), d.exists); err != nil {
 			return false, fmt.Errorf("restore %s: %w", rel, err)
 		}
 		return true, nil
@@ -243,42 +237,10 @@ func restoreFile(ctx context.Context, root, rel string, v fileVersion, store *St
 	case d.exists && !d.isLink:
 		perm = d.perm // a checkpoint keeps the content; the file keeps its mode
 	}
-	if err := writeAtomic(r, name, content, perm); err != nil {
+	if err := writeExact(r, rel, content, perm); err != nil {
 		return false, fmt.Errorf("restore %s: %w", rel, err)
 	}
 	return true, nil
-}
-
-// writeAtomic replaces the file name of the workspace r with data through a
-// temporary file, created with O_EXCL in the same folder, and a rename; both
-// happen inside the root.
-func writeAtomic(r *os.Root, name string, data []byte, perm fs.FileMode) (err error) {
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".tern-"+hex.EncodeToString(rnd[:]))
-	f, err := r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = r.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return r.Rename(tmp, name)
 }
 
 // pruneEmptyDirs removes the folder dir of the workspace r and its parents

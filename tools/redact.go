@@ -37,7 +37,7 @@ type redactRule struct {
 var redactRules = []redactRule{
 	{
 		anchors: []string{"extraheader"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\bextraheader\s*=\s*"?(?:[a-z0-9-]+:[ \t]*)?([^"\r\n]*[^\s"])`),
+		re:   regexp.MustCompile(`(?i)\bextraheader["']?\s*[:=]\s*["']?(?:[a-z0-9-]+:[ \t]*)?([^"'\r\n]*[^\s"'])`),
 		mark: markHeader,
 	},
 	{
@@ -73,7 +73,7 @@ var redactRules = []redactRule{
 	},
 	{
 		anchors: []string{"aws_secret_access_key"}, fold: true, key: true,
-		re:   regexp.MustCompile(`(?i)\baws_secret_access_key\s*[=:]\s*"?([a-z0-9/+=]{40})\b`),
+		re:   regexp.MustCompile(`(?i)\baws_secret_access_key["']?\s*[=:]\s*["']?([a-z0-9/+=]{40})\b`),
 		mark: "[REDACTED aws secret key]",
 	},
 	{
@@ -93,6 +93,11 @@ var redactRules = []redactRule{
 // ids, OpenAI-style sk- keys, and the bodies of PEM private key blocks. The
 // line structure is kept: a redacted text has the same number of lines.
 func Redact(s string) string {
+	return redactWith(s, redactSpans(s))
+}
+
+// redactSpans finds every credential in s.
+func redactSpans(s string) []span {
 	spans := urlPasswordSpans(s, nil)
 	spans = privateKeySpans(s, spans)
 	var lower string
@@ -107,6 +112,11 @@ func Redact(s string) string {
 		}
 		spans = r.spans(s, hay, spans)
 	}
+	return spans
+}
+
+// redactWith replaces the spans of s with their marks.
+func redactWith(s string, spans []span) string {
 	if len(spans) == 0 {
 		return s
 	}
@@ -137,6 +147,9 @@ func Redact(s string) string {
 type span struct {
 	start, end int
 	mark       string
+	// whole is where the match that found it starts: the key or the
+	// URL's user name before the secret, which must stay with it.
+	whole int
 }
 
 // spans appends the spans of group 1 of every match of r in s. hay is s,
@@ -172,7 +185,7 @@ func (r *redactRule) spans(s, hay string, out []span) []span {
 			if strings.HasPrefix(secret, "[REDACTED") || r.check != nil && !r.check(secret) {
 				continue
 			}
-			out = append(out, span{lineStart + start, lineStart + end, r.mark})
+			out = append(out, span{lineStart + start, lineStart + end, r.mark, lineStart + m[0]})
 		}
 	}
 	return out
@@ -198,10 +211,18 @@ func urlPasswordSpans(s string, out []span) []span {
 			continue
 		}
 		colon := strings.IndexByte(s[auth:auth+at], ':')
-		if colon < 0 || colon == at-1 || s[auth+colon+1:auth+at] == markPassword {
+		if colon < 0 {
+			// A token used as the user name alone (https://TOKEN@host, as
+			// git remotes with a classic 40-hex GitHub token are written).
+			if user := s[auth : auth+at]; len(user) >= 20 && looksTokenUser(user) {
+				out = append(out, span{auth, auth + at, markCredential, auth - 3})
+			}
 			continue
 		}
-		out = append(out, span{auth + colon + 1, auth + at, markPassword})
+		if colon == at-1 || s[auth+colon+1:auth+at] == markPassword {
+			continue
+		}
+		out = append(out, span{auth + colon + 1, auth + at, markPassword, auth - 3})
 	}
 }
 
@@ -252,7 +273,7 @@ func privateKeySpans(s string, out []span) []span {
 		bodyStart := begin + label + len(pemKey)
 		if e := strings.Index(s[bodyStart:lineEnd], pemEnd); e >= 0 {
 			// The whole block on one line.
-			out = append(out, span{bodyStart, bodyStart + e, markPrivateKey})
+			out = append(out, span{bodyStart, bodyStart + e, markPrivateKey, begin})
 			off = bodyStart + e + len(pemEnd)
 			continue
 		}
@@ -266,7 +287,7 @@ func privateKeySpans(s string, out []span) []span {
 			continue
 		}
 		lines := strings.Count(s[lineEnd+1:bodyEnd], "\n")
-		out = append(out, span{lineEnd + 1, bodyEnd, markPrivateKey + strings.Repeat("\n", lines)})
+		out = append(out, span{lineEnd + 1, bodyEnd, markPrivateKey + strings.Repeat("\n", lines), begin})
 		if off >= len(s) {
 			return out
 		}
@@ -374,4 +395,22 @@ func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
 func looksGenerated(s string) bool {
 	return strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
 		strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz") && hasDigit(s)
+}
+
+// looksTokenUser reports whether a URL's user name is a token rather than
+// a name: only letters, digits, '_' and '-', with both letters and digits.
+func looksTokenUser(u string) bool {
+	letters, digits := false, false
+	for i := 0; i < len(u); i++ {
+		switch c := u[i]; {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			letters = true
+		case c == '_' || c == '-':
+		default:
+			return false
+		}
+	}
+	return letters && digits
 }

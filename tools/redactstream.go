@@ -30,10 +30,45 @@ func (r *RedactStream) Write(chunk string) string {
 		cut = b
 	}
 	if cut == 0 && (len(text) >= redactHoldKey || len(text) >= redactHoldLine && openKeyLine(text) < 0) {
-		cut = len(text)
+		cut = safeCut(text, len(text)-redactHoldTail)
 	}
 	r.pending = text[cut:]
 	return Redact(text[:cut])
+}
+
+// redactHoldTail is how much of a long line without an end RedactStream
+// keeps back when it lets the line through: room for a credential still
+// being written at its end.
+const redactHoldTail = 1 << 10
+
+// safeCut moves the place where a long line is cut, at most at, back to
+// where no credential is split from its key or cut in two: a piece
+// redacted on its own would not recognise either half. With no such
+// place it returns 0 (hold on) until the line is redactHoldKey long.
+func safeCut(text string, at int) int {
+	spans := redactSpans(text)
+	for moved := true; moved && at > 0; {
+		moved = false
+		// Not inside a run of token characters: a token still being
+		// written at the end matches nothing yet.
+		for at > 0 && isTokenByte(text[at-1]) {
+			at--
+		}
+		for _, sp := range spans {
+			if sp.whole < at && at < sp.end {
+				at, moved = sp.whole, true
+			}
+		}
+	}
+	if at <= 0 && len(text) >= redactHoldKey {
+		return len(text) - redactHoldTail
+	}
+	return max(at, 0)
+}
+
+// isTokenByte reports whether c can be part of a token or key Redact knows.
+func isTokenByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("_-./+=~", c) >= 0
 }
 
 // Flush returns the rest, redacted, once the output has ended.

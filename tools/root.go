@@ -97,7 +97,7 @@ func (w *Workspace) openRead(rel string) (o opened, err error) {
 		return opened{}, err
 	}
 	defer done()
-	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
 	if err != nil {
 		return opened{}, rootError(rel, err)
 	}
@@ -152,7 +152,19 @@ func (w *Workspace) checkShown(rel string, info fs.FileInfo, idx *secretIndex) e
 		return nil
 	}
 	id, links, ok := fileIDOf(info)
-	if !ok || links < 2 {
+	if !ok {
+		return nil
+	}
+	// The count fstat gave can already be stale: a hard link to .env
+	// opened under an innocent name, then a plain file renamed over that
+	// name, leaves .env's file with one link. The name is looked at again
+	// after the open: it must still be this file, and if it has more than
+	// one link now, it is checked as such.
+	now, err := w.linksByName(rel, id)
+	if err != nil {
+		return err
+	}
+	if links = max(links, now); links < 2 {
 		return nil
 	}
 	if idx == nil {
@@ -190,7 +202,7 @@ func (w *Workspace) replaceFile(rel string, data []byte, perm fs.FileMode, mkdir
 			return fmt.Errorf("create the parent directories: %w", rootError(dirRel, err))
 		}
 	}
-	d, err := r.OpenFile(rootName(dirRel), os.O_RDONLY|unix.O_DIRECTORY, 0)
+	d, err := openExact(r, dirRel, unix.O_DIRECTORY)
 	if err != nil {
 		return rootError(dirRel, err)
 	}
@@ -273,7 +285,7 @@ func (w *Workspace) ReadFileInside(rel string) ([]byte, error) {
 // r, without blocking on a FIFO that replaced it; anything but a regular
 // file is an error.
 func ReadRegularIn(r *os.Root, rel string) ([]byte, error) {
-	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
 	if err != nil {
 		return nil, rootError(rel, err)
 	}
@@ -298,7 +310,7 @@ func (w *Workspace) openChange(rel string) (o opened, err error) {
 		return opened{}, err
 	}
 	defer done()
-	f, err := r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
 	if err != nil {
 		return opened{}, rootError(rel, err)
 	}

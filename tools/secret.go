@@ -19,6 +19,9 @@ var secretExceptions = []string{".example", ".sample", ".template"}
 // file system (macOS and Windows by default) .ENV opens .env, so a check
 // by exact case would let it through.
 func (w *Workspace) IsSecret(rel string) bool {
+	if w.isSecretFile(rel) {
+		return true
+	}
 	base := strings.ToLower(filepath.Base(filepath.FromSlash(rel)))
 	for _, pat := range w.Secrets {
 		if ok, _ := filepath.Match(strings.ToLower(pat), base); ok {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"io/fs"
 	"sync"
 	"syscall"
@@ -76,4 +77,24 @@ func (w *Workspace) scanSecrets() (map[fileID]string, bool) {
 		return nil
 	})
 	return byID, complete
+}
+
+// linksByName returns the number of links of the file the workspace path
+// rel names now, which must be the file id a tool opened by that name; a
+// name that leads to another file since is refused as swapped.
+func (w *Workspace) linksByName(rel string, id fileID) (uint64, error) {
+	r, done, err := w.fsRoot()
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	fi, err := r.Lstat(rootName(rel))
+	if err != nil {
+		return 0, fmt.Errorf("%s %w", displayPath(rel), errSwapped)
+	}
+	now, links, ok := fileIDOf(fi)
+	if !ok || now != id {
+		return 0, fmt.Errorf("%s %w", displayPath(rel), errSwapped)
+	}
+	return links, nil
 }

@@ -66,7 +66,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 	if inGitDir(startRel) {
 		return st, &shownError{gitRefusal(startRel)}
 	}
-	f, err := r.OpenFile(rootName(startRel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	f, err := openExact(r, startRel, unix.O_NONBLOCK)
 	if err != nil {
 		return st, rootError(startRel, err)
 	}
@@ -260,7 +260,10 @@ func (wk *walker) regular(d *os.File, name, rel string) error {
 			return
 		}
 		if fd, serr = openatRetry(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC); serr == nil {
-			if serr = unix.Fstat(fd, &st); serr != nil {
+			if serr = unix.Fstat(fd, &st); serr == nil {
+				serr = linksNow(dirfd, name, &st)
+			}
+			if serr != nil {
 				_ = unix.Close(fd)
 				fd = -1
 			}
@@ -298,7 +301,14 @@ func (wk *walker) symlink(rel string) error {
 	if !wk.wanted(rel) {
 		return nil
 	}
-	f, err := wk.r.OpenFile(rootName(rel), os.O_RDONLY|unix.O_NONBLOCK, 0)
+	// The link is resolved first and the file it names then opened with
+	// no link followed, so the name judged is the file's on every system,
+	// not only where /proc tells what was opened.
+	_, target, err := wk.w.Resolve(rel)
+	if err != nil {
+		return nil // dangling, or leading out of the workspace
+	}
+	f, err := openExact(wk.r, target, unix.O_NONBLOCK)
 	if err != nil {
 		return nil
 	}
@@ -312,7 +322,7 @@ func (wk *walker) symlink(rel string) error {
 		return nil
 	}
 	if !known {
-		real = rel
+		real = target
 	}
 	if err := wk.w.checkShown(real, info, &wk.idx); err != nil {
 		var refused *shownError
@@ -377,4 +387,21 @@ func insideRoot(root, p string) bool {
 		return strings.HasPrefix(p, root)
 	}
 	return strings.HasPrefix(p, root+string(filepath.Separator))
+}
+
+// linksNow looks at the name again after the file st was opened by it in
+// the folder dirfd: the name must still be that file, and st's link count
+// becomes the larger of the two. A hard link to a secret opened under an
+// innocent name and then replaced by a plain file leaves the secret with
+// one link, which fstat alone would take for an ordinary file.
+func linksNow(dirfd int, name string, st *unix.Stat_t) error {
+	var now unix.Stat_t
+	if err := unix.Fstatat(dirfd, name, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return err
+	}
+	if now.Dev != st.Dev || now.Ino != st.Ino {
+		return errSwapped
+	}
+	st.Nlink = max(st.Nlink, now.Nlink)
+	return nil
 }

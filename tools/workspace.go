@@ -23,6 +23,9 @@ type Workspace struct {
 	OutputCap int
 	// Secrets are base-name glob patterns of files the read tools refuse.
 	Secrets []string
+	// SecretFiles are absolute paths of files the read tools refuse
+	// whatever their name: tern's own config.toml, which may hold the key.
+	SecretFiles []string
 	// Files remembers what the model has read and written this session.
 	Files *FileState
 
@@ -190,8 +193,9 @@ func realPathDepth(p string, depth int) (string, error) {
 // CheckWritable refuses writes the file tools must never make, such as
 // anything inside .git/.
 func (w *Workspace) CheckWritable(rel string) error {
+	// Any letter case: on a case-insensitive file system .GIT is .git.
 	for _, part := range strings.Split(rel, "/") {
-		if part == ".git" {
+		if strings.EqualFold(part, ".git") {
 			return fmt.Errorf("%s is inside .git/: file tools never write there; use git commands through run_shell instead", rel)
 		}
 	}

@@ -80,6 +80,7 @@ func newExitFixture(t *testing.T, gatewayURL string) *exitFixture {
 		"link-dir":     f.outside,                            // a directory outside
 		"innocent.txt": ".env",                               // a secret under a plain name
 		"link-ssh":     filepath.Join(f.home, ".ssh"),
+		"CLAUDE.md":    filepath.Join(f.outside, "data.txt"), // a memory file (system prompt) linked out
 	} {
 		if err := os.Symlink(target, filepath.Join(f.ws, link)); err != nil {
 			t.Fatal(err)

@@ -338,14 +338,15 @@ func (l *sessionLog) export(path string) (string, error) {
 		}
 		return path, nil
 	}
-	// Inside the workspace, the file is written through an *os.Root of it,
-	// so a symlink planted there cannot redirect the export outside.
+	// Inside the workspace, the file is written through an *os.Root of it
+	// with no link followed, so a link planted there cannot redirect the
+	// export outside, into .git or onto a hard-linked file.
 	root, err := os.OpenRoot(l.root)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	defer func() { _ = root.Close() }()
-	if err := root.WriteFile(rel, data, 0o644); err != nil {
+	if err := tools.WriteInside(root, filepath.ToSlash(rel), data, 0o644); err != nil {
 		return "", fmt.Errorf("write %s (inside the workspace, where tern does not follow links out of it): %w", path, err)
 	}
 	return path, nil
