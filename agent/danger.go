@@ -195,19 +195,25 @@ func unwrap(words []shellWord) (rest []shellWord, xargs bool) {
 // wrappers maps programs that run another command to their options that take
 // a separate argument (space-delimited, with spaces around).
 var wrappers = map[string]string{
-	"sudo":    " -u -g -C -D -h -p -r -t -U ",
-	"doas":    " -u -C ",
-	"env":     " -u -C -S ",
-	"command": " ",
-	"builtin": " ",
-	"exec":    " -a ",
-	"nohup":   " ",
-	"time":    " -f -o ",
-	"nice":    " -n ",
-	"ionice":  " -c -n -p ",
-	"timeout": " -s -k ",
-	"stdbuf":  " -i -o -e ",
-	"xargs":   " -I -n -P -L -s -d -E -a ",
+	"sudo":     " -u -g -C -D -h -p -r -t -U ",
+	"doas":     " -u -C ",
+	"env":      " -u -C -S ",
+	"command":  " ",
+	"builtin":  " ",
+	"exec":     " -a ",
+	"nohup":    " ",
+	"time":     " -f -o ",
+	"nice":     " -n ",
+	"ionice":   " -c -n -p ",
+	"timeout":  " -s -k ",
+	"stdbuf":   " -i -o -e ",
+	"xargs":    " -I -n -P -L -s -d -E -a ",
+	"setsid":   " ",
+	"busybox":  " ",
+	"toybox":   " ",
+	"pkexec":   " --user ",
+	"chronic":  " ",
+	"unbuffer": " ",
 }
 
 // rmReason checks rm: recursive removal of anything outside the workspace,
@@ -507,6 +513,10 @@ func gitReason(args []shellWord) string {
 				return "force-pushes (git push " + v + ")"
 			case strings.HasPrefix(v, "+") && len(v) > 1:
 				return "force-pushes (git push " + v + ")"
+			case gitLongOpt(v, "--mirror", "--delete", "--prune") || gitShortOpt(v, 'd'):
+				return "deletes or overwrites branches of the remote (git push " + v + ")"
+			case strings.HasPrefix(v, ":") && len(v) > 1:
+				return "deletes a branch of the remote (git push " + v + ")"
 			}
 		}
 	case "reset":

@@ -47,6 +47,9 @@ type shellCommand struct {
 	redirs []string
 	// flags are what the expansions in the command's words may do.
 	flags wordFlags
+	// envUnsafe is true when the command is run with an assignment to a
+	// variable not known to be harmless (see shellenv.go).
+	envUnsafe bool
 }
 
 func isDigits(s string) bool {

@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -30,6 +32,8 @@ type shellTree struct {
 	download string
 	// downloaded are the files network tools of the line write to.
 	downloaded map[string]bool
+	// netFD: exec opened a descriptor on a network tool's output.
+	netFD bool
 }
 
 // maxShellDepth bounds how deep `bash -c` scripts inside scripts are read;
@@ -46,6 +50,14 @@ func newShellParser() *syntax.Parser { return syntax.NewParser(syntax.Variant(sy
 func readShell(line string, d dangerCheck) shellTree {
 	var t shellTree
 	b := &treeBuilder{src: line, d: d, t: &t}
+	if strings.ContainsRune(line, '\r') {
+		// The parser reads a carriage return as a blank (for CRLF files);
+		// bash reads it as part of a word, so `ls \r# ; rm -rf .git` is
+		// one command to the parser and two to bash.
+		t.err = errors.New("it holds a carriage return, which bash reads as part of a word and the parser as a blank")
+		t.unsure = "it could not be parsed"
+		return t
+	}
 	f, err := parseShellLine(line)
 	if err != nil {
 		t.err = err
@@ -228,6 +240,9 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 		if a.Name == nil {
 			continue
 		}
+		if _, val, _ := strings.Cut(w.val, "="); w.expand || !safeEnv(a.Name.Value, val) {
+			c.envUnsafe = true
+		}
 		if riskyVars[a.Name.Value] || strings.HasPrefix(a.Name.Value, "LD_") || strings.HasPrefix(a.Name.Value, "DYLD_") ||
 			strings.HasPrefix(a.Name.Value, "BASH_FUNC_") || strings.HasPrefix(a.Name.Value, "GIT_CONFIG") {
 			risky = append(risky, a.Name.Value)
@@ -250,6 +265,10 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 	}
 	b.redirects(&c, redirs, ctx)
 	c.text, c.bare = renderCommand(c)
+	if c.envUnsafe {
+		// Only a rule that spells the assignment vouches for it (see shellenv.go).
+		c.bare = c.text
+	}
 	i := len(b.t.cmds)
 	b.t.cmds = append(b.t.cmds, c)
 	b.judgeCall(i, risky, ctx)
@@ -302,6 +321,9 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 		b.setUnsure("its command name (" + words[0].val + ") is only known when it runs")
 		return
 	}
+	if programName(words[0]) == "exec" && c.flags.net {
+		b.t.netFD = true // exec 3< <(curl ...) keeps the download open for later commands
+	}
 	w, _ := unwrap(words)
 	if len(w) == 0 {
 		return
@@ -342,6 +364,37 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	if isNetworkTool(prog) {
 		b.recordDownloads(c, w[1:])
 	}
+	if why := nameArgReason(prog, w[1:]); why != "" {
+		b.setUnsure(why)
+	}
+	if o := runsProgramOption(prog, w[1:]); o != "" {
+		b.setUnsure(prog + " " + o + " runs a program of the command's choosing")
+	}
+	switch prog {
+	case "find":
+		b.findExecs(i, w[1:], ctx)
+	case "git":
+		b.t.cmds[i].writes = append(b.t.cmds[i].writes, gitWrites(w[1:])...)
+	}
+	if b.t.netFD && isInterpreter(prog) && readsFD(c, w[1:]) {
+		b.setDownload("runs downloaded code (" + prog + " reads a descriptor a network tool writes to)")
+	}
+}
+
+// readsFD reports whether a command reads an open descriptor: <&N, or a
+// /dev/fd/N, /dev/stdin or /proc/self/fd/N argument.
+func readsFD(c shellCommand, args []shellWord) bool {
+	for _, r := range c.redirs {
+		if strings.Contains(r, "<&") {
+			return true
+		}
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "/dev/fd/") || a.val == "/dev/stdin" || strings.HasPrefix(a.val, "/proc/self/fd/") {
+			return true
+		}
+	}
+	return false
 }
 
 // readScript reads the script of `bash -c 'script'` as commands of the line.
@@ -408,9 +461,12 @@ func shellScript(args []shellWord) (shellWord, bool) {
 }
 
 // literalName reports whether a command name is known before the command
-// runs: no expansion, no glob or brace, not empty, no blank in it.
+// runs: no expansion, no glob or brace, not empty, no blank in it. Bash
+// splits words only at space, tab and newline, so a name holding another
+// blank (carriage return, no-break space) is one word to bash but would be
+// split when matched against a rule.
 func literalName(w shellWord) bool {
-	return !w.expand && !w.glob && w.val != "" && !strings.ContainsAny(w.val, " \t\n")
+	return !w.expand && !w.glob && w.val != "" && strings.IndexFunc(w.val, unicode.IsSpace) < 0
 }
 
 // assign converts an assignment (FOO=bar, a[i]=x, b=(1 2), -x in declare).
