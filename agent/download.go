@@ -24,7 +24,7 @@ func (b *treeBuilder) setDownload(why string) {
 func (b *treeBuilder) pipeDownload(left, right []shellCommand) {
 	net := false
 	for _, c := range left {
-		net = net || c.network()
+		net = net || c.network() || b.readsDownloaded(c)
 	}
 	if !net {
 		return
@@ -33,11 +33,49 @@ func (b *treeBuilder) pipeDownload(left, right []shellCommand) {
 		if p := c.program(); isShellName(p) {
 			b.setDownload("pipes a download into a shell (" + p + ")")
 			return
-		} else if isInterpreter(p) {
+		} else if isInterpreter(p) || awkRuns(c) {
 			b.setDownload("pipes a download into an interpreter (" + p + ")")
 			return
 		}
 	}
+}
+
+// readsDownloaded reports whether a command reads a file the line
+// downloaded (cat i.sh, or < i.sh), as an argument or on its input.
+func (b *treeBuilder) readsDownloaded(c shellCommand) bool {
+	if b.t.downloaded == nil {
+		return false
+	}
+	words := c.words[programIndex(c.words):]
+	if len(words) > 0 {
+		words = words[1:]
+	}
+	for _, w := range append(words, c.reads...) {
+		if b.t.downloaded[filepath.Clean(w.val)] {
+			return true
+		}
+	}
+	return false
+}
+
+// awkRuns reports whether an awk program can run what it reads as commands
+// (system(), print | "sh", "cmd" | getline).
+func awkRuns(c shellCommand) bool {
+	w, _ := unwrap(c.words[programIndex(c.words):])
+	if len(w) == 0 {
+		return false
+	}
+	switch programName(w[0]) {
+	case "awk", "gawk", "mawk", "nawk", "busybox":
+	default:
+		return false
+	}
+	for _, a := range w[1:] {
+		if strings.Contains(a.val, "system") || strings.Contains(a.val, "|") {
+			return true
+		}
+	}
+	return false
 }
 
 // recordDownloads remembers the files a network tool writes (-o, -O,
@@ -113,7 +151,7 @@ func isInterpreter(prog string) bool {
 		return true
 	}
 	switch prog {
-	case "source", ".", "eval", "node", "nodejs", "deno", "bun", "Rscript", "tclsh", "wish",
+	case "source", ".", "eval", "parallel", "R", "node", "nodejs", "deno", "bun", "Rscript", "tclsh", "wish",
 		"pwsh", "powershell", "osascript", "jshell", "irb", "iex", "elixir", "erl", "escript", "julia", "groovy":
 		return true
 	}

@@ -50,6 +50,11 @@ type shellCommand struct {
 	// envUnsafe is true when the command is run with an assignment to a
 	// variable not known to be harmless (see shellenv.go).
 	envUnsafe bool
+	// stdin is the literal script a here-document, here-string or a
+	// piped echo/printf gives the command on its input, or "".
+	stdin string
+	// reads are the files the command's input redirections (<) open.
+	reads []shellWord
 }
 
 func isDigits(s string) bool {

@@ -165,6 +165,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 				b.t.cmds[mid].piped = true
 			}
 			b.pipeDownload(b.t.cmds[start:mid], b.t.cmds[mid:])
+			b.pipeScript(b.t.cmds[start:mid], b.t.cmds[mid:])
 		}
 	case *syntax.Subshell:
 		b.stmts(c.Stmts, inner)
@@ -346,6 +347,14 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	case isShellName(prog):
 		b.readScript(w, ctx)
 	}
+	if isShellName(prog) && c.stdin != "" && shellReadsStdin(w[1:]) {
+		b.readStdinScript(prog, c.stdin, ctx)
+	}
+	for _, r := range c.reads {
+		if isInterpreter(prog) && b.t.downloaded[filepath.Clean(r.val)] {
+			b.setDownload("runs downloaded code (" + prog + " reads " + r.val + ", which was just downloaded)")
+		}
+	}
 	if isShellName(prog) && c.flags.net {
 		b.setDownload("runs a downloaded script in a shell (" + prog + " reads the output of a network tool)")
 	} else if isInterpreter(prog) && c.flags.net {
@@ -440,19 +449,35 @@ func (b *treeBuilder) workspaceFile(w shellWord) bool {
 	return b.d.root != "" && isInside(b.d.root, p)
 }
 
-// shellScript returns the script of `sh -c script` (also -lc, -ec, ...); ok
-// is false when the shell runs no -c script.
+// shellScript returns the script of `sh -c script`: bash takes the first
+// word that is not an option once -c is among the options (sh -c -e
+// 'script', bash --rcfile f -c 'script', sh -c -- 'script', -lc, -ec, ...);
+// ok is false when the shell runs no -c script.
 func shellScript(args []shellWord) (shellWord, bool) {
+	sawC := false
 	for i := 0; i < len(args); i++ {
 		a := args[i].val
 		switch {
-		case a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+		case a == "--" || a == "-":
+			if sawC && i+1 < len(args) {
+				return args[i+1], true
+			}
 			return shellWord{}, false
+		case a == "--rcfile" || a == "--init-file":
+			i++ // takes a file name
+		case strings.HasPrefix(a, "--"):
 		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
 			i++ // takes an option name
-		case len(a) > 1 && a[1] != '-' && strings.Contains(a, "c"):
-			if i+1 < len(args) {
-				return args[i+1], true
+		case (a[0] == '-' || a[0] == '+') && len(a) > 1:
+			if a[0] == '-' && strings.Contains(a, "c") {
+				sawC = true
+			}
+			if strings.ContainsAny(a[1:], "oO") {
+				i++ // -eo pipefail
+			}
+		default:
+			if sawC {
+				return args[i], true
 			}
 			return shellWord{}, false
 		}
@@ -528,13 +553,19 @@ func (b *treeBuilder) redirects(c *shellCommand, redirs []*syntax.Redirect, ctx 
 				c.flags = c.flags.or(hf)
 				if hf.subst || hf.param || hf.arith {
 					c.flags.hdocExpand = true
+				} else {
+					c.stdin = b.source(r.Hdoc)
 				}
 			}
 		case syntax.WordHdoc:
 			if f.subst || f.param || f.arith {
 				c.flags.hdocExpand = true
+			} else {
+				c.stdin = w.val
 			}
-		case syntax.RdrIn, syntax.DplIn:
+		case syntax.RdrIn:
+			c.reads = append(c.reads, w)
+		case syntax.DplIn:
 		}
 	}
 }
