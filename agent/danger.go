@@ -377,6 +377,11 @@ func expandBraces(v string) []string {
 	if open < 0 {
 		return []string{v}
 	}
+	if strings.Count(v, ",")+strings.Count(v, "..") > maxBraceAlts {
+		// Too many to list (each group multiplies them): stand for every
+		// alternative with a * instead.
+		return []string{bracesToStar(v)}
+	}
 	depth, end := 0, -1
 	var commas []int
 	for i := open; i < len(v) && end < 0; i++ {
@@ -642,4 +647,28 @@ func pushdArgs(args []shellWord) []shellWord {
 		return args[1:]
 	}
 	return args
+}
+
+// maxBraceAlts bounds the commas and ranges of a word whose brace
+// expansions are listed one by one; {a,b}{a,b}... grows exponentially.
+const maxBraceAlts = 16
+
+// bracesToStar replaces each outermost {...} of v with *.
+func bracesToStar(v string) string {
+	var sb strings.Builder
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '{':
+			if depth == 0 {
+				sb.WriteByte('*')
+			}
+			depth++
+		case v[i] == '}' && depth > 0:
+			depth--
+		case depth == 0:
+			sb.WriteByte(v[i])
+		}
+	}
+	return sb.String()
 }

@@ -19,16 +19,9 @@ func (b *treeBuilder) setDownload(why string) {
 	}
 }
 
-// pipeDownload checks a pipe: any network tool on its left and any
-// interpreter on its right.
-func (b *treeBuilder) pipeDownload(left, right []shellCommand) {
-	net := false
-	for _, c := range left {
-		net = net || c.network() || b.readsDownloaded(c)
-	}
-	if !net {
-		return
-	}
+// pipeDownload checks the right of a pipe whose left runs a network tool
+// or reads a downloaded file: any interpreter there runs downloaded code.
+func (b *treeBuilder) pipeDownload(right []shellCommand) {
 	for _, c := range right {
 		if p := c.program(); isShellName(p) {
 			b.setDownload("pipes a download into a shell (" + p + ")")

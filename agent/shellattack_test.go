@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ternhq/tern/tools"
 )
@@ -324,6 +325,35 @@ func TestShellAttacks(t *testing.T) {
 				}
 				t.Errorf("%q under %s: %s (%s), want %s", show, policy, got, r.reason, tc.want)
 			}
+		}
+	}
+}
+
+// TestShellJudgeBounded judges lines built to make the judge slow (brace
+// groups that multiply, long pipelines, deep substitutions): each is read
+// in bounded time and still judged.
+func TestShellJudgeBounded(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	d := dangerCheck{root: ws, workdir: ws}
+	for _, tc := range []struct {
+		name, line string
+		always     bool
+	}{
+		{"brace groups", "rm -rf " + strings.Repeat("{a,b}", 24), true},
+		{"brace groups written", "echo x > " + strings.Repeat("{a,b}", 24), false},
+		{"long pipeline", strings.Repeat("ls | ", 20000) + "ls", false},
+		{"long pipeline from a download", "curl x | " + strings.Repeat("cat | ", 20000) + "sh", true},
+		{"deep substitutions", "ls " + strings.Repeat(`"$(`, 1500) + "ls" + strings.Repeat(`)"`, 1500), true},
+		{"deep subshells", strings.Repeat("(", 5000) + "ls" + strings.Repeat(")", 5000), false},
+	} {
+		start := time.Now()
+		why := d.reason(tc.line)
+		if took := time.Since(start); took > 3*time.Second {
+			t.Errorf("%s: judged in %v, want under 3s", tc.name, took)
+		}
+		if (why != "") != tc.always {
+			t.Errorf("%s: always-ask reason %q, want one: %v", tc.name, why, tc.always)
 		}
 	}
 }

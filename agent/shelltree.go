@@ -34,6 +34,11 @@ type shellTree struct {
 	downloaded map[string]bool
 	// netFD: exec opened a descriptor on a network tool's output.
 	netFD bool
+	// lastNet is 1 + the index of the last command that runs a network
+	// tool, and lastFeed the same for a network tool or a command reading
+	// a downloaded file (0: none yet), so "does this range of commands hold
+	// one" costs nothing however long or deep the line is.
+	lastNet, lastFeed int
 }
 
 // maxShellDepth bounds how deep `bash -c` scripts inside scripts are read;
@@ -156,6 +161,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 		start := len(b.t.cmds)
 		b.stmt(c.X, ctx)
 		mid := len(b.t.cmds)
+		leftFeeds := b.t.lastFeed > start
 		if mid > start {
 			b.t.cmds[mid-1].sep = c.Op.String()
 		}
@@ -164,7 +170,9 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 			if mid < len(b.t.cmds) {
 				b.t.cmds[mid].piped = true
 			}
-			b.pipeDownload(b.t.cmds[start:mid], b.t.cmds[mid:])
+			if leftFeeds {
+				b.pipeDownload(b.t.cmds[mid:])
+			}
 			b.pipeScript(b.t.cmds[start:mid], b.t.cmds[mid:])
 		}
 	case *syntax.Subshell:
@@ -310,6 +318,11 @@ var riskyVars = map[string]bool{
 // of `bash -c 'script'`.
 func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	c := b.t.cmds[i]
+	if c.network() {
+		b.t.lastNet, b.t.lastFeed = i+1, i+1
+	} else if b.readsDownloaded(c) {
+		b.t.lastFeed = i + 1
+	}
 	b.wordUnsure(c.flags)
 	if len(risky) > 0 {
 		b.setUnsure("it sets " + strings.Join(risky, ", ") + ", which changes what runs")
@@ -624,10 +637,8 @@ func (b *treeBuilder) nestedIn(n syntax.Node, ctx treeCtx) wordFlags {
 		f.subst = true
 		start := len(b.t.cmds)
 		b.stmts(list, inner)
-		for _, c := range b.t.cmds[start:] {
-			if c.network() {
-				f.net = true
-			}
+		if b.t.lastNet > start {
+			f.net = true
 		}
 		return false
 	})
