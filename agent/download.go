@@ -59,7 +59,7 @@ func awkRuns(c shellCommand) bool {
 		return false
 	}
 	switch programName(w[0]) {
-	case "awk", "gawk", "mawk", "nawk", "busybox":
+	case "awk", "gawk", "mawk", "nawk":
 	default:
 		return false
 	}

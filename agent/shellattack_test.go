@@ -244,6 +244,8 @@ func TestShellAttacks(t *testing.T) {
 		{"bash -c -- 'rm -rf .git'", always},
 		{"sh -eo pipefail -c 'rm -rf .git'", always},
 		{"eval -- 'rm -rf .git'", always},
+		{"bash ''", asks},
+		{"sh '' <<< 'rm -rf .git'", asks},
 		{"bash <<'EOF'\nrm -rf .git\nEOF", always},
 		{"sh <<-EOF\n\trm -rf .git\n\tEOF", always},
 		{"bash <<< 'rm -rf .git'", always},

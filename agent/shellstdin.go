@@ -73,7 +73,7 @@ func shellReadsStdin(args []shellWord) bool {
 		case a == "--rcfile" || a == "--init-file" || a == "-o" || a == "+o" || a == "-O" || a == "+O":
 			i++
 		case strings.HasPrefix(a, "--"):
-		case (a[0] == '-' || a[0] == '+') && len(a) > 1:
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
 			if a[0] == '-' && strings.Contains(a, "c") {
 				return false
 			}

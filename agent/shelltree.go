@@ -481,7 +481,7 @@ func shellScript(args []shellWord) (shellWord, bool) {
 		case strings.HasPrefix(a, "--"):
 		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
 			i++ // takes an option name
-		case (a[0] == '-' || a[0] == '+') && len(a) > 1:
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
 			if a[0] == '-' && strings.Contains(a, "c") {
 				sawC = true
 			}
