@@ -68,6 +68,11 @@ func TestShellAttacks(t *testing.T) {
 		{"echo 'touch x' > ~/.bashrc", always},
 		{"echo 'touch x' > a.sh; . ./a.sh", asks},
 		{"ls &> out", byRule},
+		{"cat a > /etc/cron.d/x", asks},
+		{"echo x > /usr/local/bin/x", asks},
+		{"echo x >> \"$HOME/x\"", asks},
+		{"ls > /tmp/ls.txt", byRule},
+		{"ls > sub/../out.txt", byRule},
 		{"cat x 1<>y", byRule},
 		// Variables that make an allowed program run other code.
 		{"GIT_PAGER='sh -c \"touch x\"' git log", asks},

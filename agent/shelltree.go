@@ -70,6 +70,7 @@ func readShell(line string, d dangerCheck) shellTree {
 		return t
 	}
 	b.stmts(f.Stmts, treeCtx{})
+	b.outsideWrites()
 	return t
 }
 
