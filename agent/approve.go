@@ -124,6 +124,11 @@ func (a *Agent) granted(keys []string, tg target) bool {
 	if len(keys) == 0 || tg.shell && tg.unsure != "" {
 		return false
 	}
+	for _, c := range tg.commands {
+		if c.envUnsafe {
+			return false // a grant is for the command, not for what a variable makes it run
+		}
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, k := range keys {

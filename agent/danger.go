@@ -52,6 +52,12 @@ func (d dangerCheck) treeReason(tr shellTree) string {
 			if r := d.commandReason(words, cwds); r != "" {
 				return r
 			}
+			if r := d.stdinReason(c, words, cwds); r != "" {
+				return r
+			}
+		}
+		if r := deviceReason(c, words); r != "" {
+			return r
 		}
 		if r := d.writeReason(c, words, cwds); r != "" {
 			return r
@@ -59,8 +65,13 @@ func (d dangerCheck) treeReason(tr shellTree) string {
 		if len(words) == 0 {
 			continue
 		}
-		if programName(words[0]) == "cd" && !c.nested {
-			to := d.cdTarget(words[1:], cwds[len(cwds)-1])
+		// cd, also as builtin cd or command cd, and pushd move; popd goes
+		// back to a directory the line may not show.
+		if cw, _ := unwrap(words); len(cw) > 0 && !c.nested && isCd(programName(cw[0])) {
+			to := ""
+			if programName(cw[0]) != "popd" {
+				to = d.cdTarget(pushdArgs(cw[1:]), cwds[len(cwds)-1])
+			}
 			if c.sep == "&&" && !c.subshell && !c.piped && len(cwds) == 1 {
 				// cd dir && ...: what follows runs in dir, or not at all.
 				cwds = []string{to}
@@ -105,9 +116,15 @@ func expandedName(words []shellWord) string {
 
 // commandReason checks one simple command (without its env assignments).
 func (d dangerCheck) commandReason(words []shellWord, cwds []string) string {
+	if script, ok := stringCommand(words); ok {
+		return dangerCheck{root: d.root, workdir: cwds[len(cwds)-1], home: d.home}.reason(script)
+	}
 	words, fromXargs := unwrap(words)
 	if len(words) == 0 {
 		return ""
+	}
+	if script, ok := stringCommand(words); ok {
+		return dangerCheck{root: d.root, workdir: cwds[len(cwds)-1], home: d.home}.reason(script)
 	}
 	prog := programName(words[0])
 	args := words[1:]
@@ -130,16 +147,15 @@ func (d dangerCheck) commandReason(words []shellWord, cwds []string) string {
 		// bash -c '...' and eval run their argument as a command line of its own.
 		script := ""
 		if prog == "eval" {
+			if len(args) > 0 && args[0].val == "--" {
+				args = args[1:]
+			}
 			for _, a := range args {
 				script += a.val + " "
 			}
 		} else {
-			for i, a := range args {
-				// -c, or a cluster holding it such as -lc.
-				if len(a.val) > 1 && a.val[0] == '-' && a.val[1] != '-' && strings.Contains(a.val, "c") && i+1 < len(args) {
-					script = args[i+1].val
-					break
-				}
+			if s, ok := shellScript(args); ok {
+				script = s.val
 			}
 			for _, a := range args {
 				if a.expand && (strings.Contains(a.val, "curl") || strings.Contains(a.val, "wget")) {
@@ -182,9 +198,9 @@ func unwrap(words []shellWord) (rest []shellWord, xargs bool) {
 					words = words[1:]
 				}
 				continue
-			case prog == "timeout":
-				// The first operand of timeout is the duration.
-				words = words[1:]
+			case wrapperOperands[prog] > 0:
+				// timeout's duration, chrt's priority, taskset's mask, flock's lock file.
+				words = words[min(wrapperOperands[prog], len(words)):]
 			}
 			break
 		}
@@ -195,20 +211,38 @@ func unwrap(words []shellWord) (rest []shellWord, xargs bool) {
 // wrappers maps programs that run another command to their options that take
 // a separate argument (space-delimited, with spaces around).
 var wrappers = map[string]string{
-	"sudo":    " -u -g -C -D -h -p -r -t -U ",
-	"doas":    " -u -C ",
-	"env":     " -u -C -S ",
-	"command": " ",
-	"builtin": " ",
-	"exec":    " -a ",
-	"nohup":   " ",
-	"time":    " -f -o ",
-	"nice":    " -n ",
-	"ionice":  " -c -n -p ",
-	"timeout": " -s -k ",
-	"stdbuf":  " -i -o -e ",
-	"xargs":   " -I -n -P -L -s -d -E -a ",
+	"sudo":     " -u -g -C -D -h -p -r -t -U ",
+	"doas":     " -u -C ",
+	"env":      " -u -C -S ",
+	"command":  " ",
+	"builtin":  " ",
+	"exec":     " -a ",
+	"nohup":    " ",
+	"time":     " -f -o ",
+	"nice":     " -n ",
+	"ionice":   " -c -n -p ",
+	"timeout":  " -s -k ",
+	"stdbuf":   " -i -o -e ",
+	"xargs":    " -I -n -P -L -s -d -E -a ",
+	"setsid":   " ",
+	"busybox":  " ",
+	"toybox":   " ",
+	"pkexec":   " --user ",
+	"chronic":  " ",
+	"unbuffer": " ",
+	"chrt":     " ",
+	"taskset":  " ",
+	"flock":    " -w -E ",
+	"strace":   " -o -e -p -s -u -E -a -b -I -O -P -X ",
+	"ltrace":   " -o -e -p -s -u -E -a -n ",
+	"unshare":  " -S -G -R -w ",
+	"valgrind": " ",
+	"firejail": " ",
 }
+
+// wrapperOperands are how many operands a wrapper takes before the
+// command it runs.
+var wrapperOperands = map[string]int{"timeout": 1, "chrt": 1, "taskset": 1, "flock": 1}
 
 // rmReason checks rm: recursive removal of anything outside the workspace,
 // the home directory, / or the whole workspace always asks.
@@ -342,6 +376,11 @@ func expandBraces(v string) []string {
 	open := strings.IndexByte(v, '{')
 	if open < 0 {
 		return []string{v}
+	}
+	if strings.Count(v, ",")+strings.Count(v, "..") > maxBraceAlts {
+		// Too many to list (each group multiplies them): stand for every
+		// alternative with a * instead.
+		return []string{bracesToStar(v)}
 	}
 	depth, end := 0, -1
 	var commas []int
@@ -507,6 +546,10 @@ func gitReason(args []shellWord) string {
 				return "force-pushes (git push " + v + ")"
 			case strings.HasPrefix(v, "+") && len(v) > 1:
 				return "force-pushes (git push " + v + ")"
+			case gitLongOpt(v, "--mirror", "--delete", "--prune") || gitShortOpt(v, 'd'):
+				return "deletes or overwrites branches of the remote (git push " + v + ")"
+			case strings.HasPrefix(v, ":") && len(v) > 1:
+				return "deletes a branch of the remote (git push " + v + ")"
 			}
 		}
 	case "reset":
@@ -515,6 +558,8 @@ func gitReason(args []shellWord) string {
 				return "discards uncommitted changes (git reset " + a.val + ")"
 			}
 		}
+	case "checkout", "restore", "switch":
+		return gitDiscardReason(sub, rest)
 	case "clean":
 		force, wide := false, ""
 		for _, a := range rest {
@@ -577,17 +622,53 @@ func gitSubcommand(args []shellWord) (string, []shellWord) {
 // harmlessDevice reports whether dd writing to /dev/<dev> destroys nothing.
 func harmlessDevice(dev string) bool {
 	switch dev {
-	case "null", "zero", "stdout", "stderr":
+	case "null", "zero", "stdout", "stderr", "stdin", "tty", "full", "random", "urandom", "ptmx":
 		return true
 	}
-	return strings.HasPrefix(dev, "fd/")
+	return strings.HasPrefix(dev, "fd/") || strings.HasPrefix(dev, "pts/") || strings.HasPrefix(dev, "shm/")
 }
 
 // isShellName reports whether prog is a shell that runs scripts.
 func isShellName(prog string) bool {
 	switch prog {
-	case "sh", "bash", "zsh", "dash", "ksh", "fish", "ash":
+	case "sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "ksh93", "oksh", "loksh", "yash", "posh",
+		"rbash", "csh", "tcsh", "elvish", "nu", "xonsh":
 		return true
 	}
 	return false
+}
+
+// isCd reports whether prog changes the shell's working directory.
+func isCd(prog string) bool { return prog == "cd" || prog == "pushd" || prog == "popd" }
+
+// pushdArgs drops pushd's -n, which cd does not take.
+func pushdArgs(args []shellWord) []shellWord {
+	if len(args) > 0 && args[0].val == "-n" {
+		return args[1:]
+	}
+	return args
+}
+
+// maxBraceAlts bounds the commas and ranges of a word whose brace
+// expansions are listed one by one; {a,b}{a,b}... grows exponentially.
+const maxBraceAlts = 16
+
+// bracesToStar replaces each outermost {...} of v with *.
+func bracesToStar(v string) string {
+	var sb strings.Builder
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch {
+		case v[i] == '{':
+			if depth == 0 {
+				sb.WriteByte('*')
+			}
+			depth++
+		case v[i] == '}' && depth > 0:
+			depth--
+		case depth == 0:
+			sb.WriteByte(v[i])
+		}
+	}
+	return sb.String()
 }

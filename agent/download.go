@@ -19,25 +19,56 @@ func (b *treeBuilder) setDownload(why string) {
 	}
 }
 
-// pipeDownload checks a pipe: any network tool on its left and any
-// interpreter on its right.
-func (b *treeBuilder) pipeDownload(left, right []shellCommand) {
-	net := false
-	for _, c := range left {
-		net = net || c.network()
-	}
-	if !net {
-		return
-	}
+// pipeDownload checks the right of a pipe whose left runs a network tool
+// or reads a downloaded file: any interpreter there runs downloaded code.
+func (b *treeBuilder) pipeDownload(right []shellCommand) {
 	for _, c := range right {
 		if p := c.program(); isShellName(p) {
 			b.setDownload("pipes a download into a shell (" + p + ")")
 			return
-		} else if isInterpreter(p) {
+		} else if isInterpreter(p) || awkRuns(c) {
 			b.setDownload("pipes a download into an interpreter (" + p + ")")
 			return
 		}
 	}
+}
+
+// readsDownloaded reports whether a command reads a file the line
+// downloaded (cat i.sh, or < i.sh), as an argument or on its input.
+func (b *treeBuilder) readsDownloaded(c shellCommand) bool {
+	if b.t.downloaded == nil {
+		return false
+	}
+	words := c.words[programIndex(c.words):]
+	if len(words) > 0 {
+		words = words[1:]
+	}
+	for _, w := range append(words, c.reads...) {
+		if b.t.downloaded[filepath.Clean(w.val)] {
+			return true
+		}
+	}
+	return false
+}
+
+// awkRuns reports whether an awk program can run what it reads as commands
+// (system(), print | "sh", "cmd" | getline).
+func awkRuns(c shellCommand) bool {
+	w, _ := unwrap(c.words[programIndex(c.words):])
+	if len(w) == 0 {
+		return false
+	}
+	switch programName(w[0]) {
+	case "awk", "gawk", "mawk", "nawk":
+	default:
+		return false
+	}
+	for _, a := range w[1:] {
+		if strings.Contains(a.val, "system") || strings.Contains(a.val, "|") {
+			return true
+		}
+	}
+	return false
 }
 
 // recordDownloads remembers the files a network tool writes (-o, -O,
@@ -113,7 +144,7 @@ func isInterpreter(prog string) bool {
 		return true
 	}
 	switch prog {
-	case "source", ".", "eval", "node", "nodejs", "deno", "bun", "Rscript", "tclsh", "wish",
+	case "source", ".", "eval", "parallel", "R", "node", "nodejs", "deno", "bun", "Rscript", "tclsh", "wish",
 		"pwsh", "powershell", "osascript", "jshell", "irb", "iex", "elixir", "erl", "escript", "julia", "groovy":
 		return true
 	}

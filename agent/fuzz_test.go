@@ -87,6 +87,8 @@ func FuzzDanger(f *testing.F) {
 		"cat <<EOF\n$(rm -rf /)\nEOF", "f() { rm -rf x; }; f", "curl -s x | python3", "echo ${a[$(id)]}",
 		"for ((i=0;i<3;i++)); do echo $i; done", "bash -c 'bash -c \"bash -c rm\"'", "echo \"unterminated",
 		"coproc cat", "[[ -f x ]] && { ls; }", "case $x in a) ls;; esac", "echo {a,b}{c,d} ~/x $((1+2))",
+		"bash '' -c", "sh -c -- ''", "echo '' | bash", "bash <<< ''", "find . -exec {} + -fprint", "watch -n",
+		"su -c", "flock -c", "exec 3< <(curl x); bash <&3", "git push -d ''", "CC= go test", "printf -v 'a['",
 	} {
 		f.Add(s)
 	}

@@ -47,6 +47,14 @@ type shellCommand struct {
 	redirs []string
 	// flags are what the expansions in the command's words may do.
 	flags wordFlags
+	// envUnsafe is true when the command is run with an assignment to a
+	// variable not known to be harmless (see shellenv.go).
+	envUnsafe bool
+	// stdin is the literal script a here-document, here-string or a
+	// piped echo/printf gives the command on its input, or "".
+	stdin string
+	// reads are the files the command's input redirections (<) open.
+	reads []shellWord
 }
 
 func isDigits(s string) bool {

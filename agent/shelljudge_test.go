@@ -47,7 +47,7 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		// Plain commands the rules allow.
 		{"go test ./...", byRule},
 		{"go test -run 'TestA|TestB' ./...", byRule},
-		{"FOO=1 go test ./...", byRule},
+		{"FOO=1 go test ./...", asks}, // only harmless variables pass (shellenv.go)
 		{"CGO_ENABLED=0 GOFLAGS=-count=1 go test ./...", byRule},
 		{"go vet ./... && go test ./...", byRule},
 		{"go test ./... > /dev/null 2>&1", byRule},
@@ -224,6 +224,9 @@ func TestGrantsFromTree(t *testing.T) {
 		{"bash -c 'go test; touch x'", false},
 		{"cat <<EOF | go test\n$(touch x)\nEOF", false},
 		{"$GO test ./...", false},
+		{"CC=./evil go test ./...", false},
+		{"HOME=/tmp/evil go test ./...", false},
+		{"CGO_ENABLED=0 go test ./...", true},
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)

@@ -1,9 +1,11 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -30,6 +32,13 @@ type shellTree struct {
 	download string
 	// downloaded are the files network tools of the line write to.
 	downloaded map[string]bool
+	// netFD: exec opened a descriptor on a network tool's output.
+	netFD bool
+	// lastNet is 1 + the index of the last command that runs a network
+	// tool, and lastFeed the same for a network tool or a command reading
+	// a downloaded file (0: none yet), so "does this range of commands hold
+	// one" costs nothing however long or deep the line is.
+	lastNet, lastFeed int
 }
 
 // maxShellDepth bounds how deep `bash -c` scripts inside scripts are read;
@@ -46,6 +55,14 @@ func newShellParser() *syntax.Parser { return syntax.NewParser(syntax.Variant(sy
 func readShell(line string, d dangerCheck) shellTree {
 	var t shellTree
 	b := &treeBuilder{src: line, d: d, t: &t}
+	if strings.ContainsRune(line, '\r') {
+		// The parser reads a carriage return as a blank (for CRLF files);
+		// bash reads it as part of a word, so `ls \r# ; rm -rf .git` is
+		// one command to the parser and two to bash.
+		t.err = errors.New("it holds a carriage return, which bash reads as part of a word and the parser as a blank")
+		t.unsure = "it could not be parsed"
+		return t
+	}
 	f, err := parseShellLine(line)
 	if err != nil {
 		t.err = err
@@ -53,6 +70,7 @@ func readShell(line string, d dangerCheck) shellTree {
 		return t
 	}
 	b.stmts(f.Stmts, treeCtx{})
+	b.outsideWrites()
 	return t
 }
 
@@ -144,6 +162,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 		start := len(b.t.cmds)
 		b.stmt(c.X, ctx)
 		mid := len(b.t.cmds)
+		leftFeeds := b.t.lastFeed > start
 		if mid > start {
 			b.t.cmds[mid-1].sep = c.Op.String()
 		}
@@ -152,7 +171,10 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 			if mid < len(b.t.cmds) {
 				b.t.cmds[mid].piped = true
 			}
-			b.pipeDownload(b.t.cmds[start:mid], b.t.cmds[mid:])
+			if leftFeeds {
+				b.pipeDownload(b.t.cmds[mid:])
+			}
+			b.pipeScript(b.t.cmds[start:mid], b.t.cmds[mid:])
 		}
 	case *syntax.Subshell:
 		b.stmts(c.Stmts, inner)
@@ -228,6 +250,9 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 		if a.Name == nil {
 			continue
 		}
+		if _, val, _ := strings.Cut(w.val, "="); w.expand || !safeEnv(a.Name.Value, val) {
+			c.envUnsafe = true
+		}
 		if riskyVars[a.Name.Value] || strings.HasPrefix(a.Name.Value, "LD_") || strings.HasPrefix(a.Name.Value, "DYLD_") ||
 			strings.HasPrefix(a.Name.Value, "BASH_FUNC_") || strings.HasPrefix(a.Name.Value, "GIT_CONFIG") {
 			risky = append(risky, a.Name.Value)
@@ -250,6 +275,10 @@ func (b *treeBuilder) call(ce *syntax.CallExpr, redirs []*syntax.Redirect, ctx t
 	}
 	b.redirects(&c, redirs, ctx)
 	c.text, c.bare = renderCommand(c)
+	if c.envUnsafe {
+		// Only a rule that spells the assignment vouches for it (see shellenv.go).
+		c.bare = c.text
+	}
 	i := len(b.t.cmds)
 	b.t.cmds = append(b.t.cmds, c)
 	b.judgeCall(i, risky, ctx)
@@ -290,6 +319,11 @@ var riskyVars = map[string]bool{
 // of `bash -c 'script'`.
 func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	c := b.t.cmds[i]
+	if c.network() {
+		b.t.lastNet, b.t.lastFeed = i+1, i+1
+	} else if b.readsDownloaded(c) {
+		b.t.lastFeed = i + 1
+	}
 	b.wordUnsure(c.flags)
 	if len(risky) > 0 {
 		b.setUnsure("it sets " + strings.Join(risky, ", ") + ", which changes what runs")
@@ -301,6 +335,9 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	if !literalName(words[0]) {
 		b.setUnsure("its command name (" + words[0].val + ") is only known when it runs")
 		return
+	}
+	if programName(words[0]) == "exec" && c.flags.net {
+		b.t.netFD = true // exec 3< <(curl ...) keeps the download open for later commands
 	}
 	w, _ := unwrap(words)
 	if len(w) == 0 {
@@ -324,6 +361,14 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	case isShellName(prog):
 		b.readScript(w, ctx)
 	}
+	if isShellName(prog) && c.stdin != "" && shellReadsStdin(w[1:]) {
+		b.readStdinScript(prog, c.stdin, ctx)
+	}
+	for _, r := range c.reads {
+		if isInterpreter(prog) && b.t.downloaded[filepath.Clean(r.val)] {
+			b.setDownload("runs downloaded code (" + prog + " reads " + r.val + ", which was just downloaded)")
+		}
+	}
 	if isShellName(prog) && c.flags.net {
 		b.setDownload("runs a downloaded script in a shell (" + prog + " reads the output of a network tool)")
 	} else if isInterpreter(prog) && c.flags.net {
@@ -342,6 +387,37 @@ func (b *treeBuilder) judgeCall(i int, risky []string, ctx treeCtx) {
 	if isNetworkTool(prog) {
 		b.recordDownloads(c, w[1:])
 	}
+	if why := nameArgReason(prog, w[1:]); why != "" {
+		b.setUnsure(why)
+	}
+	if o := runsProgramOption(prog, w[1:]); o != "" {
+		b.setUnsure(prog + " " + o + " runs a program of the command's choosing")
+	}
+	switch prog {
+	case "find":
+		b.findExecs(i, w[1:], ctx)
+	case "git":
+		b.t.cmds[i].writes = append(b.t.cmds[i].writes, gitWrites(w[1:])...)
+	}
+	if b.t.netFD && isInterpreter(prog) && readsFD(c, w[1:]) {
+		b.setDownload("runs downloaded code (" + prog + " reads a descriptor a network tool writes to)")
+	}
+}
+
+// readsFD reports whether a command reads an open descriptor: <&N, or a
+// /dev/fd/N, /dev/stdin or /proc/self/fd/N argument.
+func readsFD(c shellCommand, args []shellWord) bool {
+	for _, r := range c.redirs {
+		if strings.Contains(r, "<&") {
+			return true
+		}
+	}
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "/dev/fd/") || a.val == "/dev/stdin" || strings.HasPrefix(a.val, "/proc/self/fd/") {
+			return true
+		}
+	}
+	return false
 }
 
 // readScript reads the script of `bash -c 'script'` as commands of the line.
@@ -387,19 +463,35 @@ func (b *treeBuilder) workspaceFile(w shellWord) bool {
 	return b.d.root != "" && isInside(b.d.root, p)
 }
 
-// shellScript returns the script of `sh -c script` (also -lc, -ec, ...); ok
-// is false when the shell runs no -c script.
+// shellScript returns the script of `sh -c script`: bash takes the first
+// word that is not an option once -c is among the options (sh -c -e
+// 'script', bash --rcfile f -c 'script', sh -c -- 'script', -lc, -ec, ...);
+// ok is false when the shell runs no -c script.
 func shellScript(args []shellWord) (shellWord, bool) {
+	sawC := false
 	for i := 0; i < len(args); i++ {
 		a := args[i].val
 		switch {
-		case a == "--" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
+		case a == "--" || a == "-":
+			if sawC && i+1 < len(args) {
+				return args[i+1], true
+			}
 			return shellWord{}, false
+		case a == "--rcfile" || a == "--init-file":
+			i++ // takes a file name
+		case strings.HasPrefix(a, "--"):
 		case a == "-o" || a == "+o" || a == "-O" || a == "+O":
 			i++ // takes an option name
-		case len(a) > 1 && a[1] != '-' && strings.Contains(a, "c"):
-			if i+1 < len(args) {
-				return args[i+1], true
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			if a[0] == '-' && strings.Contains(a, "c") {
+				sawC = true
+			}
+			if strings.ContainsAny(a[1:], "oO") {
+				i++ // -eo pipefail
+			}
+		default:
+			if sawC {
+				return args[i], true
 			}
 			return shellWord{}, false
 		}
@@ -408,9 +500,12 @@ func shellScript(args []shellWord) (shellWord, bool) {
 }
 
 // literalName reports whether a command name is known before the command
-// runs: no expansion, no glob or brace, not empty, no blank in it.
+// runs: no expansion, no glob or brace, not empty, no blank in it. Bash
+// splits words only at space, tab and newline, so a name holding another
+// blank (carriage return, no-break space) is one word to bash but would be
+// split when matched against a rule.
 func literalName(w shellWord) bool {
-	return !w.expand && !w.glob && w.val != "" && !strings.ContainsAny(w.val, " \t\n")
+	return !w.expand && !w.glob && w.val != "" && strings.IndexFunc(w.val, unicode.IsSpace) < 0
 }
 
 // assign converts an assignment (FOO=bar, a[i]=x, b=(1 2), -x in declare).
@@ -472,13 +567,19 @@ func (b *treeBuilder) redirects(c *shellCommand, redirs []*syntax.Redirect, ctx 
 				c.flags = c.flags.or(hf)
 				if hf.subst || hf.param || hf.arith {
 					c.flags.hdocExpand = true
+				} else {
+					c.stdin = b.source(r.Hdoc)
 				}
 			}
 		case syntax.WordHdoc:
 			if f.subst || f.param || f.arith {
 				c.flags.hdocExpand = true
+			} else {
+				c.stdin = w.val
 			}
-		case syntax.RdrIn, syntax.DplIn:
+		case syntax.RdrIn:
+			c.reads = append(c.reads, w)
+		case syntax.DplIn:
 		}
 	}
 }
@@ -537,10 +638,8 @@ func (b *treeBuilder) nestedIn(n syntax.Node, ctx treeCtx) wordFlags {
 		f.subst = true
 		start := len(b.t.cmds)
 		b.stmts(list, inner)
-		for _, c := range b.t.cmds[start:] {
-			if c.network() {
-				f.net = true
-			}
+		if b.t.lastNet > start {
+			f.net = true
 		}
 		return false
 	})
