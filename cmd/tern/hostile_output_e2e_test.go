@@ -110,6 +110,17 @@ func TestE2EHostileTextNeverReachesTheTerminalRaw(t *testing.T) {
 		check("sessions export", tern(t, dir, env, "", "sessions", "export", in.ID))
 	}
 	check("doctor", tern(t, dir, env, "", "doctor"))
+	// A model the gateway does not list: doctor suggests the listed ones.
+	unlisted := map[string]string{}
+	for k, v := range env {
+		unlisted[k] = v
+	}
+	unlisted["LLM_MODEL"] = "absent"
+	d := tern(t, dir, unlisted, "", "doctor")
+	check("doctor suggesting models", d)
+	if !strings.Contains(d.stdout+d.stderr, "linkevil") {
+		t.Errorf("doctor did not show the hostile model id at all:\n%s", d.stdout)
+	}
 	errorMode.Store(true)
 	check("run error", tern(t, dir, env, "", "run", "--max-attempts", "1", "hi"))
 	check("run --json error", tern(t, dir, env, "", "run", "--json", "--max-attempts", "1", "hi"))
