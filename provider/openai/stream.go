@@ -232,8 +232,9 @@ func (s *stream) fill() *provider.Error {
 	if s.ch.failed {
 		return s.inStreamError(s.ch.err)
 	}
+	finished := s.finished
 	s.queueChunk()
-	if progress(s.queue) {
+	if progress(s.queue, finished) {
 		// Only an event that brings the answer forward ends the wait: a
 		// gateway that sends empty chunks (no choices, a bare role, usage
 		// alone) every second is as stalled as one that sends comments.
@@ -243,12 +244,17 @@ func (s *stream) fill() *provider.Error {
 }
 
 // progress reports whether deltas bring the answer forward: text,
-// reasoning, a tool-call fragment or the finish, not usage alone.
-func progress(ds []provider.Delta) bool {
+// reasoning, a tool-call fragment or the first finish (finished: one came
+// already), not usage alone nor a finish repeated.
+func progress(ds []provider.Delta, finished bool) bool {
 	for _, d := range ds {
 		switch d.Kind {
-		case provider.DeltaText, provider.DeltaReasoning, provider.DeltaToolCall, provider.DeltaFinish:
+		case provider.DeltaText, provider.DeltaReasoning, provider.DeltaToolCall:
 			return true
+		case provider.DeltaFinish:
+			if !finished {
+				return true
+			}
 		case provider.DeltaUsage:
 		}
 	}

@@ -28,11 +28,16 @@ func TestStreamEmptyEventsAreNotProgress(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		head    string
+		filler  []string
 		setting string
 		text    string
 	}{
-		{"before any text", "", "first_token_timeout", ""},
-		{"after some text", sse(delta(`{"role":"assistant","content":"Hi"}`)), "stream_idle_timeout", "Hi"},
+		{"before any text", "", empty, "first_token_timeout", ""},
+		{"after some text", sse(delta(`{"role":"assistant","content":"Hi"}`)), empty, "stream_idle_timeout", "Hi"},
+		// A finish reason ends the answer once; sent again and again it
+		// brings nothing more.
+		{"finish again and again", sse(delta(`{"role":"assistant","content":"Hi"}`)),
+			[]string{finishChunk("stop")}, "stream_idle_timeout", "Hi"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -49,7 +54,7 @@ func TestStreamEmptyEventsAreNotProgress(t *testing.T) {
 						return
 					case <-tick.C:
 					}
-					if _, err := io.WriteString(w, sse(empty[i%len(empty)])); err != nil {
+					if _, err := io.WriteString(w, sse(tt.filler[i%len(tt.filler)])); err != nil {
 						return
 					}
 					w.(http.Flusher).Flush()
