@@ -20,6 +20,9 @@ const hostilePayload = "\x1b]52;c;cHduZWQ=\x07\x1b]0;owned\x07\x1b]8;;http://evi
 // rawControl returns a description of the first raw terminal control in s
 // (ESC, C0 but tab and newline, C1, bidi or zero-width formatting), or "".
 func rawControl(s string) string {
+	if !utf8.ValidString(s) {
+		return "invalid UTF-8 byte (a lone 0x9b is CSI to an 8-bit terminal)"
+	}
 	for i, r := range s {
 		switch {
 		case r == '\t' || r == '\n':
@@ -27,7 +30,6 @@ func rawControl(s string) string {
 			return "control " + strings.TrimPrefix(json2(string(r)), "") + " at " + itoa(i)
 		case r == 0x200b || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0xfeff:
 			return "format character " + json2(string(r)) + " at " + itoa(i)
-		case r == utf8.RuneError:
 		}
 	}
 	return ""
@@ -71,8 +73,11 @@ func TestE2EHostileTextNeverReachesTheTerminalRaw(t *testing.T) {
 			}
 		} else {
 			args := json2(`{"path":"` + p + `.txt"}`)
+			// A raw 0x9b (8-bit CSI), invalid UTF-8, inside the JSON strings.
+			args = args[:len(args)-1] + "\x9b2J" + `"`
+			args = strings.Replace(args, `{\"path\":\"`, `{\"path\":\"`+"\x9b2J", 1)
 			parts = []string{
-				chunk(`{"role":"assistant","content":"start `+p+`"}`, ""),
+				chunk(`{"role":"assistant","content":"start `+p+"\x9b2J"+`"}`, ""),
 				chunk(`{"tool_calls":[{"index":0,"id":"c1`+p+`","type":"function","function":{"name":"read_file","arguments":`+args+`}}]}`, ""),
 				chunk(`{"tool_calls":[{"index":1,"id":"c2","type":"function","function":{"name":"no`+p+`","arguments":"{}"}}]}`, ""),
 				chunk(`{}`, "tool_calls"),
