@@ -33,3 +33,27 @@ func TestModelPickerShowsHostileIDsOnOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestPickedHostileModelIDNeverReachesTheScreenRaw picks a model whose id,
+// from the gateway, holds a clipboard write and a window title: neither
+// the notice that confirms the choice nor the status line that shows the
+// model writes the sequences to the terminal.
+func TestPickedHostileModelIDNeverReachesTheScreenRaw(t *testing.T) {
+	t.Parallel()
+	id := "evil\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07\u009b2J\u202e"
+	list := func(context.Context) ([]string, error) { return []string{"good-1", id}, nil }
+	m, fb := newTestModel(t, Options{Models: list})
+	typeText(m, "/model")
+	press(m, keyEnter)
+	typeText(m, "evil")
+	press(m, keyEnter)
+	if fb.Model() != id {
+		t.Fatalf("picked %q", fb.Model())
+	}
+	v := m.View().Content
+	for _, bad := range []string{"\x1b]", "pwned\x07", "\u009b", "\u202e"} {
+		if strings.Contains(v, bad) {
+			t.Errorf("the screen holds %q raw:\n%q", bad, v)
+		}
+	}
+}
