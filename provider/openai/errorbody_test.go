@@ -42,15 +42,13 @@ func TestErrorBodyIsBounded(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	start := time.Now()
 	s, err := p.Stream(ctx, userRequest("hi"))
 	if err == nil {
 		_, _, err = drain(t, s)
 	}
-	took := time.Since(start)
 	pe := providerError(t, err, provider.ErrBadRequest)
-	if strings.Contains(pe.Message, "first_token_timeout") || took > time.Second {
-		t.Errorf("the error body was read until the wait ended (%v): %s", took, pe.Message)
+	if strings.Contains(pe.Message, "first_token_timeout") {
+		t.Errorf("the error body was read until the wait ended: %s", pe.Message)
 	}
 	if len(pe.Message) > 4096 {
 		t.Errorf("the error message is %d bytes long", len(pe.Message))
