@@ -44,7 +44,7 @@ func TestAnswerCapCountsEachCall(t *testing.T) {
 	if last.Finish == nil || last.Finish.Reason != FinishFailed || !errors.Is(last.Err, ErrAnswerTooLarge) {
 		t.Fatalf("turn ended %+v, want failed with ErrAnswerTooLarge", last.Finish)
 	}
-	if took > 3*time.Second {
+	if took > 10*time.Second {
 		t.Errorf("the turn took %v", took)
 	}
 }
