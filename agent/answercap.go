@@ -19,7 +19,7 @@ const DefaultMaxAnswerBytes = 8 << 20
 var ErrAnswerTooLarge = errors.New("the model's answer exceeded max_answer_bytes")
 
 // answerCap counts what one answer holds in memory (text, reasoning and
-// tool-call arguments and names), so that neither the agent nor the
+// tool-call arguments and names, and a fixed share per call), so that neither the agent nor the
 // session log grows past the limit whatever the gateway streams.
 type answerCap struct {
 	limit int // <= 0: no limit
@@ -68,9 +68,29 @@ func (c *answerCap) admit(d provider.Delta) (provider.Delta, bool) {
 	return d, false
 }
 
+// callCost is what each tool call of an answer counts against the cap
+// besides its name, id and arguments: a call costs the agent a record, an
+// announcement, a result and a message in the next request, whatever its
+// size. At the default cap an answer holds at most 8192 calls.
+const callCost = 1 << 10
+
+// addCall counts one more tool call of the answer and reports whether it
+// still fits.
+func (c *answerCap) addCall() bool {
+	if c.limit <= 0 {
+		return true
+	}
+	if c.used+callCost > c.limit {
+		c.used = c.limit
+		return false
+	}
+	c.used += callCost
+	return true
+}
+
 // err is the error that ends an answer stopped at the limit.
 func (c *answerCap) err() error {
-	return fmt.Errorf("%w (%s of text, reasoning and tool-call arguments): it was stopped and dropped. "+
+	return fmt.Errorf("%w (%s of text, reasoning and tool-call arguments; each tool call counts 1 KiB more): it was stopped and dropped. "+
 		"Ask for a shorter answer or for the work in smaller steps, or raise max_answer_bytes in config.toml", ErrAnswerTooLarge, sizeOf(c.limit))
 }
 

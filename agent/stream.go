@@ -124,7 +124,14 @@ func (t *turn) streamOnce(req provider.Request) *attempt {
 				break
 			}
 		}
+		calls := at.acc.Calls()
 		pos := at.acc.Add(d)
+		if at.acc.Calls() > calls && !size.addCall() && tooLarge == nil {
+			// A new call costs far more than its bytes: a flood of tiny
+			// calls ends here, before it is announced or run.
+			tooLarge = size.err()
+			break
+		}
 		switch d.Kind {
 		case provider.DeltaText:
 			if d.Text != "" {

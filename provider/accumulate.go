@@ -17,6 +17,7 @@ type Accumulator struct {
 }
 
 type callBuilder struct {
+	pos  int // its index in Accumulator.calls
 	id   string
 	name string
 	args strings.Builder
@@ -57,7 +58,7 @@ func (a *Accumulator) addFragment(f ToolCallFragment) int {
 			c = nil
 		}
 		if c == nil {
-			c = &callBuilder{}
+			c = &callBuilder{pos: len(a.calls)}
 			a.byIndex[f.Index] = c
 			a.calls = append(a.calls, c)
 		}
@@ -74,7 +75,7 @@ func (a *Accumulator) addFragment(f ToolCallFragment) int {
 			}
 		}
 		if c == nil {
-			c = &callBuilder{}
+			c = &callBuilder{pos: len(a.calls)}
 			a.calls = append(a.calls, c)
 		}
 	}
@@ -90,13 +91,13 @@ func (a *Accumulator) addFragment(f ToolCallFragment) int {
 		}
 	}
 	c.args.WriteString(f.Arguments)
-	for i, x := range a.calls {
-		if x == c {
-			return i
-		}
-	}
-	return -1
+	// The position is kept, not searched for: an answer of many calls
+	// costs linear time, not quadratic.
+	return c.pos
 }
+
+// Calls returns how many calls the fragments so far started, named or not.
+func (a *Accumulator) Calls() int { return len(a.calls) }
 
 // Text returns the assistant text so far.
 func (a *Accumulator) Text() string { return a.text.String() }

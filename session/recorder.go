@@ -175,10 +175,18 @@ func (r *Recorder) WaitRecorded(ctx context.Context, n uint64) error {
 // written them, with the first error writing met: what stops a turn before
 // a model request or a tool call when the log cannot take it (a full disk).
 // It returns nil, without checking, when ctx ends first: nothing follows.
+//
+// An answer still held (its calls are ready; the agent checks before it
+// runs the first, and the answer is otherwise written when that call
+// starts running) is written first: a call must not run unless the answer
+// that asked for it is in the log.
 func (r *Recorder) Check(ctx context.Context, n uint64) error {
 	if r.WaitRecorded(ctx, n) != nil {
 		return nil
 	}
+	r.mu.Lock()
+	r.finishAnswerLocked(false)
+	r.mu.Unlock()
 	if err := r.Writer().Written(); err != nil {
 		r.mu.Lock()
 		if r.err == nil {

@@ -239,7 +239,7 @@ func (m *model) onModels(msg modelsMsg) {
 	p := &palette{kind: palModels}
 	cur := m.be.Model()
 	for _, id := range msg.models {
-		it := palItem{value: id, label: sanitize.Clean(id)}
+		it := palItem{value: id, label: idLabel(id)}
 		if id == cur {
 			it.desc = "current"
 		}

@@ -127,7 +127,9 @@ func (m *model) compose() tea.View {
 		if m.noticeBad {
 			st = th.bad
 		}
-		b.WriteString(st.Render(truncate("  "+m.notice, m.width)) + "\n")
+		// A notice may quote outside text (a model id, an error): cleaned
+		// here, where it is drawn, whoever set it.
+		b.WriteString(st.Render(truncate("  "+sanitize.Clean(m.notice), m.width)) + "\n")
 	}
 	b.WriteString(m.statusLine())
 	v := tea.NewView(b.String())

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"io"
 	"net/http"
 )
 
@@ -21,7 +22,11 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 		req.Header.Set(k, v)
 	}
 	resp, err := d.client.Do(req)
+	limitErrorBody(resp)
 	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
+		if ex.limit > 0 && resp != nil {
+			resp.Body = limitedBody{Reader: io.LimitReader(resp.Body, ex.limit), Closer: resp.Body}
+		}
 		ex.resp = resp
 	}
 	return resp, err
@@ -30,6 +35,9 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 // exchange receives the HTTP response of one go-openai call.
 type exchange struct {
 	resp *http.Response
+	// limit, when positive, ends the body after that many bytes: for a
+	// document go-openai reads whole (the model list), never for a stream.
+	limit int64
 }
 
 type exchangeKey struct{}

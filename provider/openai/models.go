@@ -11,6 +11,7 @@ import (
 // *provider.Error, as it is.
 func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
 	rctx, ex := withExchange(ctx)
+	ex.limit = maxModelList // go-openai decodes the whole body
 	list, err := p.client.ListModels(rctx)
 	if err != nil {
 		return nil, p.classify(ctx, err, ex.header(), "")

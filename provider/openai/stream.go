@@ -219,7 +219,6 @@ func (s *stream) fill() *provider.Error {
 		return s.p.classify(s.ctx, err, nil, s.req.Model)
 	}
 	s.gotEvent = true
-	s.wd.gotData()
 	if derr := s.dec.decode(payload, &s.ch); derr != nil {
 		if s.sse.partial {
 			return s.endedEarly()
@@ -233,8 +232,33 @@ func (s *stream) fill() *provider.Error {
 	if s.ch.failed {
 		return s.inStreamError(s.ch.err)
 	}
+	finished := s.finished
 	s.queueChunk()
+	if progress(s.queue, finished) {
+		// Only an event that brings the answer forward ends the wait: a
+		// gateway that sends empty chunks (no choices, a bare role, usage
+		// alone) every second is as stalled as one that sends comments.
+		s.wd.gotData()
+	}
 	return nil
+}
+
+// progress reports whether deltas bring the answer forward: text,
+// reasoning, a tool-call fragment or the first finish (finished: one came
+// already), not usage alone nor a finish repeated.
+func progress(ds []provider.Delta, finished bool) bool {
+	for _, d := range ds {
+		switch d.Kind {
+		case provider.DeltaText, provider.DeltaReasoning, provider.DeltaToolCall:
+			return true
+		case provider.DeltaFinish:
+			if !finished {
+				return true
+			}
+		case provider.DeltaUsage:
+		}
+	}
+	return false
 }
 
 // queueChunk turns the decoded chunk into deltas: per choice reasoning, text

@@ -77,22 +77,27 @@ func startWatchdog(ctx context.Context, first, idle time.Duration,
 	return wctx, w
 }
 
-// waiting marks the start of a wait for the next data event.
+// waiting marks the start of a wait for the next data event. A wait that
+// is already running (the last event brought nothing) goes on.
 func (w *watchdog) waiting() {
 	if w == nil || !w.seen {
 		return // before the first event the wait runs from the request
 	}
-	w.seq.Add(1)
+	if w.seq.Load()%2 == 0 { // only fill's goroutine writes seq
+		w.seq.Add(1)
+	}
 }
 
-// gotData marks the arrival of a data event: the wait is over, and from
-// now on the idle limit applies.
+// gotData marks the arrival of a data event that brings the answer
+// forward: the wait is over, and from now on the idle limit applies.
 func (w *watchdog) gotData() {
 	if w == nil {
 		return
 	}
 	if w.seen {
-		w.seq.Add(1)
+		if w.seq.Load()%2 == 1 {
+			w.seq.Add(1)
+		}
 		return
 	}
 	// Once per attempt: the timer, armed for the first-token limit, ticks

@@ -21,7 +21,14 @@ import (
 func EscapeInvisible(b []byte) []byte {
 	i := 0
 	for i < len(b) && !needsEscape(b[i:]) {
-		i++
+		// Step over whole characters: a continuation byte met on its own
+		// is invalid UTF-8 (a lone 0x9b is CSI to an 8-bit terminal).
+		if b[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, n := utf8.DecodeRune(b[i:])
+			i += n
+		}
 	}
 	if i == len(b) {
 		return b
@@ -63,9 +70,6 @@ func needsEscape(b []byte) bool {
 	c := b[0]
 	if c < utf8.RuneSelf {
 		return c == 0x7f
-	}
-	if !utf8.RuneStart(c) {
-		return false
 	}
 	r, n := utf8.DecodeRune(b)
 	return r == utf8.RuneError && n == 1 || escapedRune(r)
