@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,6 +56,7 @@ func ProtectedPaths(root, ternHome string) []string {
 // $TERN_HOME/AGENTS.md, and .tern/.
 func ListProtected(root, ternHome string) []Protected {
 	root = filepath.Clean(root)
+	home, _ := os.UserHomeDir()
 	var out []Protected
 	seen := map[string]bool{}
 	reals := map[string]string{}
@@ -79,11 +78,28 @@ func ListProtected(root, ternHome string) []Protected {
 	top, dirs := repoTop(root)
 	gitDirs := gitDirsOf(top)
 	for _, g := range gitDirs {
-		add(filepath.Join(g, "config"), false, whatGitConfig)
-		add(filepath.Join(g, "config.worktree"), false, whatGitConfig)
 		add(filepath.Join(g, "hooks"), true, whatGitHooks)
+		for _, m := range submoduleDirs(g, 0) {
+			add(filepath.Join(m, "hooks"), true, whatGitHooks)
+			for _, f := range []string{"config", "config.worktree"} {
+				files, _ := configChain(filepath.Join(m, f), home)
+				for _, c := range files {
+					add(c, false, whatGitConfig)
+				}
+			}
+		}
 	}
-	if hp := hooksPath(top, gitDirs); hp != "" {
+	repoConfig, globalConfig := configFiles(gitDirs, home)
+	for _, c := range repoConfig {
+		add(c, false, whatGitConfig)
+	}
+	for _, c := range globalConfig[min(len(globalConfig), 2):] {
+		// Files the user's own configuration includes (its first two
+		// entries, ~/.config/git/config and ~/.gitconfig, are home
+		// dotfiles, guarded as such).
+		add(c, false, whatGitConfig)
+	}
+	if hp := hooksPath(top, repoConfig, globalConfig, home); hp != "" {
 		if hp == root || hp == top || isWithin(hp, root) {
 			// core.hooksPath = . (or an ancestor): watching the whole folder
 			// would hold every edit; git runs only the hooks by name.
@@ -183,30 +199,53 @@ func gitDirsOf(top string) []string {
 	return dirs
 }
 
-// hooksPath returns the absolute folder core.hooksPath names, read from the
-// repository's configuration files (the last setting wins, as in git),
-// else from the user's global configuration; "" when it is not set.
-// Include directives are not followed.
-func hooksPath(top string, gitDirs []string) string {
-	var v string
+// configFiles returns the configuration files git reads for the
+// repository with these git directories: its config and config.worktree
+// and every file they include (repo), and the user's global files
+// ~/.config/git/config and ~/.gitconfig, always first and in that order,
+// with every file they include (global).
+func configFiles(gitDirs []string, home string) (repo, global []string) {
 	for _, g := range gitDirs {
 		for _, f := range []string{"config", "config.worktree"} {
-			if s, ok := configValue(filepath.Join(g, f), "core", "hookspath"); ok {
-				v = s
-			}
+			files, _ := configChain(filepath.Join(g, f), home)
+			repo = append(repo, files...)
 		}
 	}
-	home, _ := os.UserHomeDir()
-	if v == "" && home != "" {
+	if home != "" {
 		xdg := os.Getenv("XDG_CONFIG_HOME")
 		if xdg == "" {
 			xdg = filepath.Join(home, ".config")
 		}
-		for _, f := range []string{filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")} {
-			if s, ok := configValue(f, "core", "hookspath"); ok {
-				v = s
+		global = []string{filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")}
+		var more []string
+		for _, f := range global {
+			files, _ := configChain(f, home)
+			more = append(more, files[1:]...)
+		}
+		global = append(global, more...)
+	}
+	return repo, global
+}
+
+// hooksPath returns the absolute folder core.hooksPath names, read from the
+// repository's configuration files and the files they include (the last
+// setting wins, as in git), else from the user's global configuration;
+// "" when it is not set.
+func hooksPath(top string, repo, global []string, home string) string {
+	last := func(files []string) string {
+		var v string
+		for _, f := range files {
+			for _, it := range readConfig(f) {
+				if it.section == "core" && it.key == "hookspath" {
+					v = it.value
+				}
 			}
 		}
+		return v
+	}
+	v := last(repo)
+	if v == "" {
+		v = last(global)
 	}
 	if v == "" {
 		return ""
@@ -219,53 +258,6 @@ func hooksPath(top string, gitDirs []string) string {
 		v = filepath.Join(top, v)
 	}
 	return filepath.Clean(v)
-}
-
-// configValue reads the last value of section.key (both lower case) from
-// a git configuration file, in the simple form git writes: "[core]" and
-// "\thooksPath = value", a value optionally in double quotes.
-func configValue(file, section, key string) (string, bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return "", false
-	}
-	var cur, val string
-	found := false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, _, _ := strings.Cut(head, " ")
-			cur = strings.ToLower(name)
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		if cur != section || line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), key) {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
-			v = strings.TrimSpace(v[:i])
-		}
-		if len(v) >= 2 && v[0] == '"' {
-			if end := strings.IndexByte(v[1:], '"'); end >= 0 {
-				v = v[1 : end+1]
-			}
-		}
-		val, found = v, true
-	}
-	return val, found
 }
 
 // isWithin reports whether p lies below dir.
