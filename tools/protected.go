@@ -16,6 +16,11 @@ type Protected struct {
 	Dir bool
 	// What says in words what the location holds, for reasons and notices.
 	What string
+	// Base is the folder a snapshot reads and reverts the location
+	// through (an os.Root, so nothing swapped in meanwhile leads out of
+	// it): the repository's top for what lies inside it, else the folder
+	// holding Path.
+	Base string
 }
 
 // Descriptions of the protected locations.
@@ -60,6 +65,11 @@ func ListProtected(root, ternHome string) []Protected {
 	var out []Protected
 	seen := map[string]bool{}
 	reals := map[string]string{}
+	top, dirs := repoTop(root)
+	realTop := top
+	if r, err := filepath.EvalSymlinks(top); err == nil {
+		realTop = r
+	}
 	add := func(p string, dir bool, what string) {
 		p = filepath.Clean(p)
 		parent := filepath.Dir(p)
@@ -73,9 +83,12 @@ func ListProtected(root, ternHome string) []Protected {
 			return
 		}
 		seen[p] = true
-		out = append(out, Protected{Path: p, Dir: dir, What: what})
+		base := filepath.Dir(p)
+		if isWithin(realTop, p) {
+			base = realTop
+		}
+		out = append(out, Protected{Path: p, Dir: dir, What: what, Base: base})
 	}
-	top, dirs := repoTop(root)
 	gitDirs := gitDirsOf(top)
 	for _, g := range gitDirs {
 		add(filepath.Join(g, "hooks"), true, whatGitHooks)

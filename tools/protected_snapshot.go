@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -38,6 +40,9 @@ type snapEntry struct {
 	kept bool
 	sum  [sha256.Size]byte
 	size int64
+	// base is the folder (Protected.Base) the entry was read through and
+	// is restored through.
+	base string
 }
 
 func (e snapEntry) same(o snapEntry) bool {
@@ -51,6 +56,7 @@ type ProtectedSnapshot struct {
 	root    string
 	home    string
 	list    []Protected
+	ids     baseIDs
 	entries map[string]snapEntry
 	// partial is set when a bound was reached.
 	partial bool
@@ -61,36 +67,45 @@ type ProtectedSnapshot struct {
 // absent, which at worst reports a change that was not made.
 func SnapshotProtected(root, ternHome string) *ProtectedSnapshot {
 	home, _ := os.UserHomeDir()
-	s := &ProtectedSnapshot{root: filepath.Clean(root), home: home, list: ListProtected(root, ternHome)}
+	list := ListProtected(root, ternHome)
+	s := &ProtectedSnapshot{root: filepath.Clean(root), home: home, list: list, ids: newBaseIDs(list)}
 	s.take()
 	return s
 }
 
-// take reads every protected path into s.entries.
+// take reads every protected path into s.entries, each through the
+// root of its base folder.
 func (s *ProtectedSnapshot) take() {
 	s.entries = map[string]snapEntry{}
 	budget := snapTotalBytes
+	roots := newBaseRoots(s.ids)
+	defer roots.close()
 	links := map[string]string{}
 	for _, p := range s.list {
-		if link := linkedParent(p.Path, links); link != "" {
+		r, err := roots.get(p.Base)
+		if err != nil {
+			continue // not readable: recorded as absent
+		}
+		if link := linkedParent(r, p.Base, p.Path, links); link != "" {
 			// A folder above the protected path was replaced by a link (say
 			// .git by a link to another repository): the link itself is what
 			// changed, and nothing is read or reverted through it.
-			if fi, err := os.Lstat(link); err == nil {
-				s.record(link, fi, &budget)
+			if fi, err := r.Lstat(relTo(p.Base, link)); err == nil {
+				s.record(r, p.Base, link, fi, &budget)
 			}
 			continue
 		}
-		fi, err := os.Lstat(p.Path)
+		rel := relTo(p.Base, p.Path)
+		fi, err := r.Lstat(rel)
 		if err != nil {
 			continue
 		}
 		if !fi.IsDir() || !p.Dir {
-			s.record(p.Path, fi, &budget)
+			s.record(r, p.Base, p.Path, fi, &budget)
 			continue
 		}
 		n := 0
-		_ = filepath.WalkDir(p.Path, func(path string, d fs.DirEntry, err error) error {
+		_ = fs.WalkDir(r.FS(), filepath.ToSlash(rel), func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil // unreadable: not watched
 			}
@@ -102,36 +117,49 @@ func (s *ProtectedSnapshot) take() {
 			if err != nil {
 				return nil
 			}
-			s.record(path, info, &budget)
+			s.record(r, p.Base, filepath.Join(p.Base, filepath.FromSlash(path)), info, &budget)
 			return nil
 		})
 	}
 }
 
-// record adds one entry, keeping its bytes while the budget lasts.
-func (s *ProtectedSnapshot) record(path string, fi fs.FileInfo, budget *int) {
-	e := snapEntry{mode: fi.Mode()}
+// record adds one entry, read through the root r of base, keeping its
+// bytes while the budget lasts. A file is opened without blocking and
+// read only if the open file is regular: a FIFO swapped in cannot hang
+// tern.
+func (s *ProtectedSnapshot) record(r *os.Root, base, path string, fi fs.FileInfo, budget *int) {
+	rel := relTo(base, path)
+	e := snapEntry{mode: fi.Mode(), base: base}
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(path)
+		target, err := r.Readlink(rel)
 		if err != nil {
 			return
 		}
 		e.data, e.kept = []byte(target), true
 	case fi.Mode().IsRegular():
-		e.size = fi.Size()
+		f, err := r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return
+		}
+		defer func() { _ = f.Close() }()
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			return
+		}
 		if fi.Size() > snapFileBytes || int(fi.Size()) > *budget {
 			s.partial = true
-			data, err := os.ReadFile(path)
+			h := sha256.New()
+			n, err := io.Copy(h, f)
 			if err != nil {
 				return
 			}
-			e.sum, e.size = sha256.Sum256(data), int64(len(data))
+			copy(e.sum[:], h.Sum(nil))
+			e.size = n
 			s.entries[path] = e
 			return
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
+		data, err := io.ReadAll(io.LimitReader(f, int64(*budget)+1))
+		if err != nil || len(data) > *budget {
 			return
 		}
 		*budget -= len(data)
@@ -161,7 +189,7 @@ type ProtectedChange struct {
 // snapshot was taken are compared: a command that points core.hooksPath
 // somewhere else changes .git/config, which is what is reported.
 func (s *ProtectedSnapshot) Changes() *ProtectedChange {
-	after := &ProtectedSnapshot{root: s.root, home: s.home, list: s.list}
+	after := &ProtectedSnapshot{root: s.root, home: s.home, list: s.list, ids: s.ids}
 	after.take()
 	var paths []string
 	for p := range s.entries {
@@ -281,9 +309,14 @@ func (c *ProtectedChange) Reapply() error { return switchState(c.before, c.after
 
 // switchState turns the protected paths from the state from into the
 // state to: it removes what to does not hold (deepest first), then writes
-// what differs (parents first).
+// what differs (parents first). Every removal and write goes through the
+// root of the entry's base folder, checked to be the folder seen before
+// the command: a folder swapped for a link meanwhile cannot lead it
+// outside.
 func switchState(from, to *ProtectedSnapshot) error {
 	var errs []error
+	roots := newBaseRoots(to.ids)
+	defer roots.close()
 	var gone []string
 	for p, f := range from.entries {
 		t, had := to.entries[p]
@@ -293,7 +326,12 @@ func switchState(from, to *ProtectedSnapshot) error {
 	}
 	slices.SortFunc(gone, func(x, y string) int { return strings.Compare(y, x) })
 	for _, p := range gone {
-		if err := os.RemoveAll(p); err != nil {
+		base := from.entries[p].base
+		r, err := roots.get(base)
+		if err == nil {
+			err = r.RemoveAll(relTo(base, p))
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("remove %s: %w", to.display(p), err))
 		}
 	}
@@ -305,68 +343,35 @@ func switchState(from, to *ProtectedSnapshot) error {
 	}
 	slices.Sort(back)
 	for _, p := range back {
-		if err := restoreEntry(p, to.entries[p]); err != nil {
+		e := to.entries[p]
+		r, err := roots.get(e.base)
+		if err == nil {
+			err = restoreEntry(r, relTo(e.base, p), e)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("restore %s: %w", to.display(p), err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// restoreEntry makes path hold e again.
-func restoreEntry(path string, e snapEntry) error {
-	switch {
-	case e.mode.IsDir():
-		if err := os.MkdirAll(path, e.mode.Perm()); err != nil {
-			return err
-		}
-		return os.Chmod(path, e.mode.Perm())
-	case !e.kept:
-		return errors.New("it was too large to keep a copy of")
-	case e.mode&fs.ModeSymlink != 0:
-		if err := os.RemoveAll(path); err != nil {
-			return err
-		}
-		return os.Symlink(string(e.data), path)
-	}
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		if err := os.RemoveAll(path); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tern-restore-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(e.data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), e.mode.Perm())); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
-
-// linkedParent returns the nearest folder above p that is a symbolic link,
-// or "" when there is none. ListProtected gives paths whose folders are
-// real, so a link there was put in since.
-// seen remembers the answer for each folder asked about.
-func linkedParent(p string, seen map[string]string) string {
+// linkedParent returns the nearest folder above p, below base, that is
+// a symbolic link, or "" when there is none. ListProtected gives paths
+// whose folders are real, so a link there was put in since. seen
+// remembers the answer for each folder asked about.
+func linkedParent(r *os.Root, base, p string, seen map[string]string) string {
 	dir := filepath.Dir(p)
+	if dir == base || !isWithin(base, dir) {
+		return ""
+	}
 	if link, ok := seen[dir]; ok {
 		return link
 	}
-	link := ""
-	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		link = dir
-	} else if parent := filepath.Dir(dir); parent != dir {
-		link = linkedParent(dir, seen)
+	link := linkedParent(r, base, dir, seen)
+	if link == "" {
+		if fi, err := r.Lstat(relTo(base, dir)); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			link = dir
+		}
 	}
 	seen[dir] = link
 	return link

@@ -1,0 +1,68 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestProtectedRevertStaysInside checks that reverting or keeping a
+// change never writes or removes outside the repository when a protected
+// folder is swapped for a link to another folder between the comparison
+// and the revert (a process beside tern, while the user is asked).
+func TestProtectedRevertStaysInside(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		folder string // swapped for a link to outside
+		made   string // the file the command created
+		keep   bool
+	}{
+		{"hooks swapped before the revert", ".git/hooks", ".git/hooks/authorized_keys", false},
+		{"husky swapped before keeping", ".husky", ".husky/.bashrc", true},
+		{".git swapped before keeping", ".git", ".git/hooks/authorized_keys", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := protectedRepo(t, "")
+			outside := t.TempDir()
+			victim := filepath.Join(outside, filepath.Base(tc.made))
+			if err := os.WriteFile(victim, []byte("mine\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			snap := SnapshotProtected(root, "")
+			if err := os.WriteFile(filepath.Join(root, tc.made), []byte("evil\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ch := snap.Changes()
+			if ch == nil {
+				t.Fatal("change not seen")
+			}
+			swap := func() {
+				t.Helper()
+				f := filepath.Join(root, tc.folder)
+				if err := os.Rename(f, f+".real"); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(outside, f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.keep {
+				_ = ch.Revert() // held while the user is asked
+				swap()
+				_ = ch.Reapply()
+			} else {
+				swap()
+				_ = ch.Revert()
+			}
+			ents, _ := os.ReadDir(outside)
+			if len(ents) != 1 {
+				t.Errorf("outside holds %d entries, want 1", len(ents))
+			}
+			if b, err := os.ReadFile(victim); err != nil || string(b) != "mine\n" {
+				t.Errorf("outside file: %q %v", b, err)
+			}
+		})
+	}
+}
