@@ -60,15 +60,26 @@ type ProtectedSnapshot struct {
 	entries map[string]snapEntry
 	// partial is set when a bound was reached.
 	partial bool
+	// cuts maps a protected folder whose walk stopped at the bound of
+	// entries to the last path walked: what comes after it was not seen.
+	cuts map[string]string
+	// maxEntries bounds the entries walked below one protected folder.
+	maxEntries int
 }
 
 // SnapshotProtected records the protected paths of the workspace root (see
 // ListProtected). It never fails: what cannot be read is recorded as
 // absent, which at worst reports a change that was not made.
 func SnapshotProtected(root, ternHome string) *ProtectedSnapshot {
+	return snapshotProtected(root, ternHome, snapEntries)
+}
+
+// snapshotProtected is SnapshotProtected walking at most maxEntries
+// entries below each protected folder.
+func snapshotProtected(root, ternHome string, maxEntries int) *ProtectedSnapshot {
 	home, _ := os.UserHomeDir()
 	list := ListProtected(root, ternHome)
-	s := &ProtectedSnapshot{root: filepath.Clean(root), home: home, list: list, ids: newBaseIDs(list)}
+	s := &ProtectedSnapshot{root: filepath.Clean(root), home: home, list: list, ids: newBaseIDs(list), maxEntries: maxEntries}
 	s.take()
 	return s
 }
@@ -77,6 +88,7 @@ func SnapshotProtected(root, ternHome string) *ProtectedSnapshot {
 // root of its base folder.
 func (s *ProtectedSnapshot) take() {
 	s.entries = map[string]snapEntry{}
+	s.cuts = map[string]string{}
 	budget := snapTotalBytes
 	roots := newBaseRoots(s.ids)
 	defer roots.close()
@@ -105,14 +117,17 @@ func (s *ProtectedSnapshot) take() {
 			continue
 		}
 		n := 0
+		last := ""
 		_ = fs.WalkDir(r.FS(), filepath.ToSlash(rel), func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil // unreadable: not watched
 			}
-			if n++; n > snapEntries {
+			if n++; n > s.maxEntries {
 				s.partial = true
+				s.cuts[p.Path] = last
 				return filepath.SkipAll
 			}
+			last = filepath.Join(p.Base, filepath.FromSlash(path))
 			info, err := d.Info()
 			if err != nil {
 				return nil
@@ -120,6 +135,28 @@ func (s *ProtectedSnapshot) take() {
 			s.record(r, p.Base, filepath.Join(p.Base, filepath.FromSlash(path)), info, &budget)
 			return nil
 		})
+		if n > s.maxEntries {
+			// Past the bound the walk saw only some entries: a folder
+			// filled with thousands of files must not hide its hooks, so
+			// those git (and husky, in _/) runs by name are always read.
+			s.recordHooks(r, p.Base, p.Path, &budget)
+		}
+	}
+}
+
+// recordHooks records the hooks git runs by name in dir and in dir/_
+// (husky's), where the walk did not reach them.
+func (s *ProtectedSnapshot) recordHooks(r *os.Root, base, dir string, budget *int) {
+	for _, sub := range []string{dir, filepath.Join(dir, "_")} {
+		for _, name := range slices.Concat(gitHookNames, []string{"h"}) {
+			p := filepath.Join(sub, name)
+			if _, ok := s.entries[p]; ok {
+				continue
+			}
+			if fi, err := r.Lstat(relTo(base, p)); err == nil {
+				s.record(r, base, p, fi, budget)
+			}
+		}
 	}
 }
 
@@ -189,8 +226,9 @@ type ProtectedChange struct {
 // snapshot was taken are compared: a command that points core.hooksPath
 // somewhere else changes .git/config, which is what is reported.
 func (s *ProtectedSnapshot) Changes() *ProtectedChange {
-	after := &ProtectedSnapshot{root: s.root, home: s.home, list: s.list, ids: s.ids}
+	after := &ProtectedSnapshot{root: s.root, home: s.home, list: s.list, ids: s.ids, maxEntries: s.maxEntries}
 	after.take()
+	s.dropUnseen(after)
 	var paths []string
 	for p := range s.entries {
 		paths = append(paths, p)
@@ -249,6 +287,47 @@ func (s *ProtectedSnapshot) Changes() *ProtectedChange {
 		c.Diff = c.Diff[:cut] + "\n[… diff cut]\n"
 	}
 	return c
+}
+
+// dropUnseen forgets the entries one snapshot holds that the other did not
+// see because its walk stopped at the bound (the cut moves when a command
+// adds or removes entries before it): they are not changes. The hooks
+// read by name past the bound were seen by both.
+func (s *ProtectedSnapshot) dropUnseen(after *ProtectedSnapshot) {
+	for _, pair := range [][2]*ProtectedSnapshot{{s, after}, {after, s}} {
+		have, other := pair[0], pair[1]
+		for p := range have.entries {
+			if _, ok := other.entries[p]; !ok && other.unseen(p) {
+				delete(have.entries, p)
+			}
+		}
+	}
+}
+
+// unseen reports whether p lies past the cut of a walk stopped at the
+// bound, and is not a hook read by name.
+func (s *ProtectedSnapshot) unseen(p string) bool {
+	for dir, cut := range s.cuts {
+		if !isWithin(dir, p) || walkOrder(p, cut) <= 0 {
+			continue
+		}
+		parent := filepath.Dir(p)
+		hook := (parent == dir || parent == filepath.Join(dir, "_")) && (slices.Contains(gitHookNames, filepath.Base(p)) || filepath.Base(p) == "h")
+		return !hook
+	}
+	return false
+}
+
+// walkOrder compares two paths in the order filepath.WalkDir visits them:
+// element by element, a folder before what it holds.
+func walkOrder(a, b string) int {
+	as, bs := strings.Split(a, string(filepath.Separator)), strings.Split(b, string(filepath.Separator))
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if c := strings.Compare(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return len(as) - len(bs)
 }
 
 // entryDiff is the diff of one changed entry: unified for text files
