@@ -29,6 +29,9 @@ var protectedAttacks = []struct {
 	{"submodule hook",
 		`cd .gi?/modules/lib && mkdir -p hooks && printf 'touch pwned\n' > hooks/post-checkout`,
 		map[string]string{".git/config": "[core]\n\tbare = false\n[submodule \"lib\"]\n\turl = ../lib\n", ".git/modules/lib/config": "[core]\n\tbare = false\n", ".git/modules/lib/HEAD": "x\n"}},
+	{"submodule with its .git in the working tree",
+		`cd lib/.gi? && printf '[core]\n\tfsmonitor = touch pwned\n' >> config`,
+		map[string]string{".gitmodules": "[submodule \"lib\"]\n\tpath = lib\n\turl = ../lib\n", "lib/.git/config": "[core]\n\tbare = false\n", "lib/.git/HEAD": "x\n"}},
 	{".git replaced by a gitdir file",
 		`d=.gi?; mv $d g2 && echo 'gitdir: g2' > .gi""t && printf '[core]\n\tfsmonitor = touch pwned\n' >> g2/config`, nil},
 	{".git replaced by a link",
@@ -73,10 +76,16 @@ func TestShellProtectedAttacks(t *testing.T) {
 }
 
 // TestProtectedFileToolsIncluded checks that the file tools ask before
-// writing a file .git/config includes, and a submodule's config or hooks.
+// writing a file .git/config includes, a submodule's config or hooks, and
+// a protected file named another way: through a link, ./, //, or "..".
 func TestProtectedFileToolsIncluded(t *testing.T) {
 	t.Parallel()
 	ws := protectedWorkspace(t)
+	for _, l := range [][2]string{{".git/config", "x"}, {"AGENTS.md", "y"}, {".git/hooks", "hk"}} {
+		if err := os.Symlink(l[0], filepath.Join(ws.Root, l[1])); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for rel, data := range map[string]string{
 		".git/config":             "[include]\n\tpath = ../shared.gitconfig\n[submodule \"lib\"]\n\turl = x\n",
 		"shared.gitconfig":        "[core]\n\thooksPath = githooks\n",
@@ -102,6 +111,13 @@ func TestProtectedFileToolsIncluded(t *testing.T) {
 		"Shared.GitConfig":       true,
 		"githooks/pre-commit":    true, // hooksPath set in the included file
 		"scripts/hooks/pre-push": false,
+		"x":                      true, // links to .git/config
+		"y":                      true, // links to AGENTS.md
+		"hk/post-commit":         true,
+		"./AGENTS.md":            true,
+		"sub/../AGENTS.md":       true,
+		".//.git//config":        true,
+		"lib/../.git/config":     true,
 		"main.go":                false,
 	} {
 		args, _ := json.Marshal(map[string]string{"path": path})

@@ -102,6 +102,20 @@ func ListProtected(root, ternHome string) []Protected {
 			}
 		}
 	}
+	for _, sp := range submodulePaths(top) {
+		// A submodule checked out with its .git folder in the working
+		// tree: git status in the outer repository runs its hooks and
+		// core.fsmonitor too.
+		for _, g := range gitDirsOf(sp) {
+			add(filepath.Join(g, "hooks"), true, whatGitHooks)
+			for _, f := range []string{"config", "config.worktree"} {
+				files, _ := configChain(filepath.Join(g, f), home)
+				for _, c := range files {
+					add(c, false, whatGitConfig)
+				}
+			}
+		}
+	}
 	repoConfig, globalConfig := configFiles(gitDirs, home)
 	for _, c := range repoConfig {
 		add(c, false, whatGitConfig)

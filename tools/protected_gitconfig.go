@@ -141,3 +141,22 @@ func submoduleDirs(g string, depth int) []string {
 	}
 	return out
 }
+
+// maxSubmodulePaths bounds how many submodules of .gitmodules are watched.
+const maxSubmodulePaths = 64
+
+// submodulePaths returns the folders .gitmodules at the top of the working
+// tree names (submodule.<name>.path), inside it.
+func submodulePaths(top string) []string {
+	var out []string
+	for _, it := range readConfig(filepath.Join(top, ".gitmodules")) {
+		if it.section != "submodule" || it.key != "path" || it.value == "" || len(out) >= maxSubmodulePaths {
+			continue
+		}
+		p := filepath.Join(top, filepath.FromSlash(it.value))
+		if isWithin(top, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
