@@ -27,6 +27,7 @@ type Protected struct {
 const (
 	whatGitConfig = "git's configuration, where aliases, hooks and core.fsmonitor run code"
 	whatGitHooks  = "git's hooks, which run on the next commit, checkout or push"
+	whatGitFile   = "the .git file naming the git directory whose config and hooks git runs"
 	whatHusky     = "husky's git hooks"
 	whatHooksPath = "the git hooks folder named by core.hooksPath"
 	whatMemory    = "instructions tern gives the model at the start of every session"
@@ -90,6 +91,14 @@ func ListProtected(root, ternHome string) []Protected {
 		out = append(out, Protected{Path: p, Dir: dir, What: what, Base: base})
 	}
 	gitDirs := gitDirsOf(top)
+	addGitFile := func(dir string) {
+		// A .git file ("gitdir: ...") says which config and hooks git
+		// runs: pointing it at another folder changes them.
+		if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil && fi.Mode().IsRegular() {
+			add(filepath.Join(dir, ".git"), false, whatGitFile)
+		}
+	}
+	addGitFile(top)
 	for _, g := range gitDirs {
 		add(filepath.Join(g, "hooks"), true, whatGitHooks)
 		for _, m := range submoduleDirs(g, 0) {
@@ -106,6 +115,7 @@ func ListProtected(root, ternHome string) []Protected {
 		// A submodule checked out with its .git folder in the working
 		// tree: git status in the outer repository runs its hooks and
 		// core.fsmonitor too.
+		addGitFile(sp)
 		for _, g := range gitDirsOf(sp) {
 			add(filepath.Join(g, "hooks"), true, whatGitHooks)
 			for _, f := range []string{"config", "config.worktree"} {
