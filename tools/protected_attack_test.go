@@ -74,29 +74,36 @@ func TestProtectedRevertStaysInside(t *testing.T) {
 // the bound) still has the hooks git and husky run by name watched.
 func TestProtectedPastTheCap(t *testing.T) {
 	t.Parallel()
-	root := protectedRepo(t, "")
-	for i := range 60 {
-		if err := os.WriteFile(filepath.Join(root, ".husky", fmt.Sprintf("a%05d", i)), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	snap := snapshotProtected(root, "", 50)
-	for _, f := range []string{".husky/pre-commit", ".husky/_/pre-commit"} {
-		if err := os.WriteFile(filepath.Join(root, f), []byte("touch pwned\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ch := snap.Changes()
-	if ch == nil || len(ch.Paths) != 2 {
-		t.Fatalf("changes: %v", ch)
-	}
-	if err := ch.Revert(); err != nil {
-		t.Fatal(err)
-	}
-	if b, _ := os.ReadFile(filepath.Join(root, ".husky", "pre-commit")); string(b) != "npm test\n" {
-		t.Errorf(".husky/pre-commit holds %q", b)
-	}
-	if _, err := os.Lstat(filepath.Join(root, ".husky", "_", "pre-commit")); err == nil {
-		t.Error(".husky/_/pre-commit left behind")
+	// 60 entries pass the walk's bound of 50; 260 also the names read
+	// from one folder (4 × 50), which stops the walk there.
+	for _, files := range []int{60, 260} {
+		t.Run(fmt.Sprint(files), func(t *testing.T) {
+			t.Parallel()
+			root := protectedRepo(t, "")
+			for i := range files {
+				if err := os.WriteFile(filepath.Join(root, ".husky", fmt.Sprintf("a%05d", i)), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			snap := snapshotProtected(root, "", 50)
+			for _, f := range []string{".husky/pre-commit", ".husky/_/pre-commit"} {
+				if err := os.WriteFile(filepath.Join(root, f), []byte("touch pwned\n"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ch := snap.Changes()
+			if ch == nil || len(ch.Paths) != 2 {
+				t.Fatalf("changes: %v", ch)
+			}
+			if err := ch.Revert(); err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(root, ".husky", "pre-commit")); string(b) != "npm test\n" {
+				t.Errorf(".husky/pre-commit holds %q", b)
+			}
+			if _, err := os.Lstat(filepath.Join(root, ".husky", "_", "pre-commit")); err == nil {
+				t.Error(".husky/_/pre-commit left behind")
+			}
+		})
 	}
 }

@@ -116,31 +116,77 @@ func (s *ProtectedSnapshot) take() {
 			s.record(r, p.Base, p.Path, fi, &budget)
 			continue
 		}
-		n := 0
-		last := ""
-		_ = fs.WalkDir(r.FS(), filepath.ToSlash(rel), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // unreadable: not watched
-			}
-			if n++; n > s.maxEntries {
-				s.partial = true
-				s.cuts[p.Path] = last
-				return filepath.SkipAll
-			}
-			last = filepath.Join(p.Base, filepath.FromSlash(path))
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			s.record(r, p.Base, filepath.Join(p.Base, filepath.FromSlash(path)), info, &budget)
-			return nil
-		})
-		if n > s.maxEntries {
+		w := snapWalker{s: s, r: r, base: p.Base, budget: &budget}
+		w.walk(p.Path, fi)
+		if w.stopped {
+			s.partial = true
+			s.cuts[p.Path] = w.last
 			// Past the bound the walk saw only some entries: a folder
 			// filled with thousands of files must not hide its hooks, so
 			// those git (and husky, in _/) runs by name are always read.
 			s.recordHooks(r, p.Base, p.Path, &budget)
 		}
+	}
+}
+
+// snapWalker records a protected folder depth first, names sorted, as
+// filepath.WalkDir visits them, up to the snapshot's bound of entries. It
+// reads names without a stat each and gives up on a folder holding more
+// than dirNames(bound) names, so a folder of 100,000 files costs little.
+type snapWalker struct {
+	s       *ProtectedSnapshot
+	r       *os.Root
+	base    string
+	budget  *int
+	n       int
+	last    string
+	stopped bool
+}
+
+// dirNames is the most names read from one folder of a walk bounded to
+// maxEntries entries.
+func dirNames(maxEntries int) int { return 4 * maxEntries }
+
+// walk records path (whose Lstat is fi) and, for a folder, what it holds.
+func (w *snapWalker) walk(path string, fi fs.FileInfo) {
+	if w.stopped {
+		return
+	}
+	if w.n++; w.n > w.s.maxEntries {
+		w.stopped = true
+		return
+	}
+	w.last = path
+	w.s.record(w.r, w.base, path, fi, w.budget)
+	if !fi.IsDir() {
+		return
+	}
+	f, err := w.r.Open(relTo(w.base, path))
+	if err != nil {
+		return // unreadable: not watched
+	}
+	limit := dirNames(w.s.maxEntries)
+	var names []string
+	for len(names) <= limit {
+		chunk, err := f.Readdirnames(256)
+		names = append(names, chunk...)
+		if err != nil || len(chunk) == 0 {
+			break
+		}
+	}
+	_ = f.Close()
+	if len(names) > limit {
+		w.stopped = true // nothing below path is seen
+		return
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		child := filepath.Join(path, name)
+		cfi, err := w.r.Lstat(relTo(w.base, child))
+		if err != nil {
+			continue
+		}
+		w.walk(child, cfi)
 	}
 }
 
