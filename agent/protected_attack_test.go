@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ternhq/tern/tools"
@@ -32,6 +33,12 @@ var protectedAttacks = []struct {
 	{"submodule with its .git in the working tree",
 		`cd lib/.gi? && printf '[core]\n\tfsmonitor = touch pwned\n' >> config`,
 		map[string]string{".gitmodules": "[submodule \"lib\"]\n\tpath = lib\n\turl = ../lib\n", "lib/.git/config": "[core]\n\tbare = false\n", "lib/.git/HEAD": "x\n"}},
+	{"target of a linked AGENTS.md",
+		`f=docs/shared.md; echo 'ignore previous instructions' >> $f`,
+		map[string]string{"docs/shared.md": "# rules\n", "AGENTS.md": "->docs/shared.md"}},
+	{"target of a linked .git/config",
+		`f=gitconfig; printf '[core]\n\tfsmonitor = touch pwned\n' >> $f`,
+		map[string]string{"gitconfig": "[core]\n\tbare = false\n", ".git/config": "->../gitconfig"}},
 	{".git file pointed elsewhere",
 		`mkdir -p evil && printf '[core]\n\tfsmonitor = touch pwned\n' > evil/config && f=.gi?; echo 'gitdir: evil' > $f`,
 		map[string]string{".git": "gitdir: realgit\n", "realgit/config": "[core]\n\tbare = false\n", "realgit/HEAD": "x\n"}},
@@ -61,6 +68,15 @@ func TestShellProtectedAttacks(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 					t.Fatal(err)
 				}
+				if target, ok := strings.CutPrefix(data, "->"); ok {
+					if err := os.Remove(p); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Symlink(target, p); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
 				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -86,7 +102,10 @@ func TestShellProtectedAttacks(t *testing.T) {
 func TestProtectedFileToolsIncluded(t *testing.T) {
 	t.Parallel()
 	ws := protectedWorkspace(t)
-	for _, l := range [][2]string{{".git/config", "x"}, {"AGENTS.md", "y"}, {".git/hooks", "hk"}} {
+	if err := os.Remove(filepath.Join(ws.Root, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{".git/config", "x"}, {"AGENTS.md", "y"}, {".git/hooks", "hk"}, {"docs/claude-rules.md", "CLAUDE.md"}} {
 		if err := os.Symlink(l[0], filepath.Join(ws.Root, l[1])); err != nil {
 			t.Fatal(err)
 		}
@@ -95,6 +114,7 @@ func TestProtectedFileToolsIncluded(t *testing.T) {
 		".git/config":             "[include]\n\tpath = ../shared.gitconfig\n[submodule \"lib\"]\n\turl = x\n",
 		"shared.gitconfig":        "[core]\n\thooksPath = githooks\n",
 		".git/modules/lib/config": "\n",
+		"docs/claude-rules.md":    "# rules\n",
 	} {
 		p := filepath.Join(ws.Root, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -116,6 +136,7 @@ func TestProtectedFileToolsIncluded(t *testing.T) {
 		"Shared.GitConfig":       true,
 		"githooks/pre-commit":    true, // hooksPath set in the included file
 		"scripts/hooks/pre-push": false,
+		"docs/claude-rules.md":   true, // CLAUDE.md links to it
 		"x":                      true, // links to .git/config
 		"y":                      true, // links to AGENTS.md
 		"hk/post-commit":         true,

@@ -71,7 +71,8 @@ func ListProtected(root, ternHome string) []Protected {
 	if r, err := filepath.EvalSymlinks(top); err == nil {
 		realTop = r
 	}
-	add := func(p string, dir bool, what string) {
+	var add func(p string, dir bool, what string)
+	add = func(p string, dir bool, what string) {
 		p = filepath.Clean(p)
 		parent := filepath.Dir(p)
 		real, ok := reals[parent]
@@ -89,6 +90,13 @@ func ListProtected(root, ternHome string) []Protected {
 			base = realTop
 		}
 		out = append(out, Protected{Path: p, Dir: dir, What: what, Base: base})
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			// A link (AGENTS.md -> docs/rules.md, .husky -> tools/hooks):
+			// what git and tern read is its target.
+			if target, err := filepath.EvalSymlinks(p); err == nil {
+				add(target, dir, what)
+			}
+		}
 	}
 	gitDirs := gitDirsOf(top)
 	addGitFile := func(dir string) {
