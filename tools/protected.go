@@ -109,6 +109,11 @@ func ListProtected(root, ternHome string) []Protected {
 	addGitFile(top)
 	for _, g := range gitDirs {
 		add(filepath.Join(g, "hooks"), true, whatGitHooks)
+		if g != filepath.Join(top, ".git") {
+			// A linked worktree's commondir names the repository whose
+			// config and hooks git uses.
+			add(filepath.Join(g, "commondir"), false, whatGitFile)
+		}
 		for _, m := range submoduleDirs(g, 0) {
 			add(filepath.Join(m, "hooks"), true, whatGitHooks)
 			for _, f := range []string{"config", "config.worktree"} {
