@@ -93,7 +93,20 @@ func (s *ProtectedSnapshot) take() {
 	roots := newBaseRoots(s.ids)
 	defer roots.close()
 	links := map[string]string{}
-	for _, p := range s.list {
+	// Single files first (configs, memory files): a folder of large files
+	// shipped with the repository cannot use up the budget they need to
+	// be restored.
+	list := slices.Clone(s.list)
+	slices.SortStableFunc(list, func(a, b Protected) int {
+		switch {
+		case a.Dir == b.Dir:
+			return 0
+		case b.Dir:
+			return -1
+		}
+		return 1
+	})
+	for _, p := range list {
 		r, err := roots.get(p.Base)
 		if err != nil {
 			continue // not readable: recorded as absent
