@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestProtectedRevertStaysInside checks that reverting or keeping a
@@ -155,5 +156,36 @@ func TestProtectedBudgetNotStarved(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(root, f)); string(b) != "be careful\n" {
 			t.Errorf("%s holds %q", f, b)
 		}
+	}
+}
+
+// TestProtectedLargeFileNotRead checks that a huge protected file (a
+// sparse 8 GiB file in .husky/, shipped with a repository) is compared
+// without reading it on every call, and that a change to it is still seen.
+func TestProtectedLargeFileNotRead(t *testing.T) {
+	t.Parallel()
+	root := protectedRepo(t, "")
+	huge := filepath.Join(root, ".husky", "blob")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 8<<30); err != nil {
+		t.Skip("no sparse files here:", err)
+	}
+	start := time.Now()
+	snap := SnapshotProtected(root, "")
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("snapshot took %v", d)
+	}
+	f, err := os.OpenFile(huge, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("x"), 4<<30); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	if ch := snap.Changes(); ch == nil || len(ch.Paths) != 1 {
+		t.Errorf("changes: %v", ch)
 	}
 }
