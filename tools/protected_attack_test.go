@@ -76,8 +76,10 @@ func TestProtectedRevertStaysInside(t *testing.T) {
 func TestProtectedPastTheCap(t *testing.T) {
 	t.Parallel()
 	// 60 entries pass the walk's bound of 50; 260 also the names read
-	// from one folder (4 × 50), which stops the walk there.
-	for _, files := range []int{60, 260} {
+	// from one folder (4 × 50), which stops the walk there; 300 with a
+	// bound of 100 are past the first chunk read with their Lstat.
+	for _, tc := range []struct{ files, max int }{{60, 50}, {260, 50}, {300, 100}} {
+		files := tc.files
 		t.Run(fmt.Sprint(files), func(t *testing.T) {
 			t.Parallel()
 			root := protectedRepo(t, "")
@@ -86,7 +88,7 @@ func TestProtectedPastTheCap(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			snap := snapshotProtected(root, "", 50)
+			snap := snapshotProtected(root, "", tc.max)
 			for _, f := range []string{".husky/pre-commit", ".husky/_/pre-commit"} {
 				if err := os.WriteFile(filepath.Join(root, f), []byte("touch pwned\n"), 0o755); err != nil {
 					t.Fatal(err)

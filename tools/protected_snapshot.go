@@ -144,8 +144,8 @@ func (s *ProtectedSnapshot) take() {
 
 // snapWalker records a protected folder depth first, names sorted, as
 // filepath.WalkDir visits them, up to the snapshot's bound of entries. It
-// reads names without a stat each and gives up on a folder holding more
-// than dirNames(bound) names, so a folder of 100,000 files costs little.
+// reads a folder's entries in chunks and gives up on a folder holding more
+// than dirNames(bound) of them, so a folder of 100,000 files costs little.
 type snapWalker struct {
 	s       *ProtectedSnapshot
 	r       *os.Root
@@ -178,12 +178,24 @@ func (w *snapWalker) walk(path string, fi fs.FileInfo) {
 	if err != nil {
 		return // unreadable: not watched
 	}
+	// A first chunk with each entry's Lstat (one fstatat on the open
+	// folder): all of an ordinary folder. Past it, names only, so that a
+	// folder of 100,000 files is counted, not stat'ed.
 	limit := dirNames(w.s.maxEntries)
+	ents, err := f.ReadDir(256)
+	infos := map[string]fs.FileInfo{}
 	var names []string
-	for len(names) <= limit {
-		chunk, err := f.Readdirnames(256)
+	for _, d := range ents {
+		if fi, err := d.Info(); err == nil {
+			infos[d.Name()] = fi
+			names = append(names, d.Name())
+		}
+	}
+	for err == nil && len(ents) == 256 && len(names) <= limit {
+		var chunk []string
+		chunk, err = f.Readdirnames(1024)
 		names = append(names, chunk...)
-		if err != nil || len(chunk) == 0 {
+		if len(chunk) == 0 {
 			break
 		}
 	}
@@ -195,9 +207,12 @@ func (w *snapWalker) walk(path string, fi fs.FileInfo) {
 	slices.Sort(names)
 	for _, name := range names {
 		child := filepath.Join(path, name)
-		cfi, err := w.r.Lstat(relTo(w.base, child))
-		if err != nil {
-			continue
+		cfi, ok := infos[name]
+		if !ok {
+			var err error
+			if cfi, err = w.r.Lstat(relTo(w.base, child)); err != nil {
+				continue
+			}
 		}
 		w.walk(child, cfi)
 	}
