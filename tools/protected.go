@@ -89,6 +89,14 @@ func ListProtected(root, ternHome string) []Protected {
 		if isWithin(realTop, p) {
 			base = realTop
 		}
+		for {
+			// The nearest folder that exists: a command may create the
+			// rest ($TERN_HOME/AGENTS.md before TERN_HOME exists).
+			if _, err := os.Lstat(base); err == nil || filepath.Dir(base) == base {
+				break
+			}
+			base = filepath.Dir(base)
+		}
 		out = append(out, Protected{Path: p, Dir: dir, What: what, Base: base})
 		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			// A link (AGENTS.md -> docs/rules.md, .husky -> tools/hooks):
