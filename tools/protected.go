@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,12 +16,18 @@ type Protected struct {
 	Dir bool
 	// What says in words what the location holds, for reasons and notices.
 	What string
+	// Base is the folder a snapshot reads and reverts the location
+	// through (an os.Root, so nothing swapped in meanwhile leads out of
+	// it): the repository's top for what lies inside it, else the folder
+	// holding Path.
+	Base string
 }
 
 // Descriptions of the protected locations.
 const (
 	whatGitConfig = "git's configuration, where aliases, hooks and core.fsmonitor run code"
 	whatGitHooks  = "git's hooks, which run on the next commit, checkout or push"
+	whatGitFile   = "the .git file naming the git directory whose config and hooks git runs"
 	whatHusky     = "husky's git hooks"
 	whatHooksPath = "the git hooks folder named by core.hooksPath"
 	whatMemory    = "instructions tern gives the model at the start of every session"
@@ -58,10 +62,17 @@ func ProtectedPaths(root, ternHome string) []string {
 // $TERN_HOME/AGENTS.md, and .tern/.
 func ListProtected(root, ternHome string) []Protected {
 	root = filepath.Clean(root)
+	home, _ := os.UserHomeDir()
 	var out []Protected
 	seen := map[string]bool{}
 	reals := map[string]string{}
-	add := func(p string, dir bool, what string) {
+	top, dirs := repoTop(root)
+	realTop := top
+	if r, err := filepath.EvalSymlinks(top); err == nil {
+		realTop = r
+	}
+	var add func(p string, dir bool, what string)
+	add = func(p string, dir bool, what string) {
 		p = filepath.Clean(p)
 		parent := filepath.Dir(p)
 		real, ok := reals[parent]
@@ -74,16 +85,79 @@ func ListProtected(root, ternHome string) []Protected {
 			return
 		}
 		seen[p] = true
-		out = append(out, Protected{Path: p, Dir: dir, What: what})
+		base := filepath.Dir(p)
+		if isWithin(realTop, p) {
+			base = realTop
+		}
+		for {
+			// The nearest folder that exists: a command may create the
+			// rest ($TERN_HOME/AGENTS.md before TERN_HOME exists).
+			if _, err := os.Lstat(base); err == nil || filepath.Dir(base) == base {
+				break
+			}
+			base = filepath.Dir(base)
+		}
+		out = append(out, Protected{Path: p, Dir: dir, What: what, Base: base})
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			// A link (AGENTS.md -> docs/rules.md, .husky -> tools/hooks):
+			// what git and tern read is its target.
+			if target, err := filepath.EvalSymlinks(p); err == nil {
+				add(target, dir, what)
+			}
+		}
 	}
-	top, dirs := repoTop(root)
 	gitDirs := gitDirsOf(top)
-	for _, g := range gitDirs {
-		add(filepath.Join(g, "config"), false, whatGitConfig)
-		add(filepath.Join(g, "config.worktree"), false, whatGitConfig)
-		add(filepath.Join(g, "hooks"), true, whatGitHooks)
+	addGitFile := func(dir string) {
+		// A .git file ("gitdir: ...") says which config and hooks git
+		// runs: pointing it at another folder changes them.
+		if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil && fi.Mode().IsRegular() {
+			add(filepath.Join(dir, ".git"), false, whatGitFile)
+		}
 	}
-	if hp := hooksPath(top, gitDirs); hp != "" {
+	addGitFile(top)
+	for _, g := range gitDirs {
+		add(filepath.Join(g, "hooks"), true, whatGitHooks)
+		if g != filepath.Join(top, ".git") {
+			// A linked worktree's commondir names the repository whose
+			// config and hooks git uses.
+			add(filepath.Join(g, "commondir"), false, whatGitFile)
+		}
+		for _, m := range submoduleDirs(g, 0) {
+			add(filepath.Join(m, "hooks"), true, whatGitHooks)
+			for _, f := range []string{"config", "config.worktree"} {
+				files, _ := configChain(filepath.Join(m, f), home)
+				for _, c := range files {
+					add(c, false, whatGitConfig)
+				}
+			}
+		}
+	}
+	for _, sp := range submodulePaths(top) {
+		// A submodule checked out with its .git folder in the working
+		// tree: git status in the outer repository runs its hooks and
+		// core.fsmonitor too.
+		addGitFile(sp)
+		for _, g := range gitDirsOf(sp) {
+			add(filepath.Join(g, "hooks"), true, whatGitHooks)
+			for _, f := range []string{"config", "config.worktree"} {
+				files, _ := configChain(filepath.Join(g, f), home)
+				for _, c := range files {
+					add(c, false, whatGitConfig)
+				}
+			}
+		}
+	}
+	repoConfig, globalConfig := configFiles(gitDirs, home)
+	for _, c := range repoConfig {
+		add(c, false, whatGitConfig)
+	}
+	for _, c := range globalConfig[min(len(globalConfig), 2):] {
+		// Files the user's own configuration includes (its first two
+		// entries, ~/.config/git/config and ~/.gitconfig, are home
+		// dotfiles, guarded as such).
+		add(c, false, whatGitConfig)
+	}
+	if hp := hooksPath(top, repoConfig, globalConfig, home); hp != "" {
 		if hp == root || hp == top || isWithin(hp, root) {
 			// core.hooksPath = . (or an ancestor): watching the whole folder
 			// would hold every edit; git runs only the hooks by name.
@@ -183,30 +257,53 @@ func gitDirsOf(top string) []string {
 	return dirs
 }
 
-// hooksPath returns the absolute folder core.hooksPath names, read from the
-// repository's configuration files (the last setting wins, as in git),
-// else from the user's global configuration; "" when it is not set.
-// Include directives are not followed.
-func hooksPath(top string, gitDirs []string) string {
-	var v string
+// configFiles returns the configuration files git reads for the
+// repository with these git directories: its config and config.worktree
+// and every file they include (repo), and the user's global files
+// ~/.config/git/config and ~/.gitconfig, always first and in that order,
+// with every file they include (global).
+func configFiles(gitDirs []string, home string) (repo, global []string) {
 	for _, g := range gitDirs {
 		for _, f := range []string{"config", "config.worktree"} {
-			if s, ok := configValue(filepath.Join(g, f), "core", "hookspath"); ok {
-				v = s
-			}
+			files, _ := configChain(filepath.Join(g, f), home)
+			repo = append(repo, files...)
 		}
 	}
-	home, _ := os.UserHomeDir()
-	if v == "" && home != "" {
+	if home != "" {
 		xdg := os.Getenv("XDG_CONFIG_HOME")
 		if xdg == "" {
 			xdg = filepath.Join(home, ".config")
 		}
-		for _, f := range []string{filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")} {
-			if s, ok := configValue(f, "core", "hookspath"); ok {
-				v = s
+		global = []string{filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig")}
+		var more []string
+		for _, f := range global {
+			files, _ := configChain(f, home)
+			more = append(more, files[1:]...)
+		}
+		global = append(global, more...)
+	}
+	return repo, global
+}
+
+// hooksPath returns the absolute folder core.hooksPath names, read from the
+// repository's configuration files and the files they include (the last
+// setting wins, as in git), else from the user's global configuration;
+// "" when it is not set.
+func hooksPath(top string, repo, global []string, home string) string {
+	last := func(files []string) string {
+		var v string
+		for _, f := range files {
+			for _, it := range readConfig(f) {
+				if it.section == "core" && it.key == "hookspath" {
+					v = it.value
+				}
 			}
 		}
+		return v
+	}
+	v := last(repo)
+	if v == "" {
+		v = last(global)
 	}
 	if v == "" {
 		return ""
@@ -219,53 +316,6 @@ func hooksPath(top string, gitDirs []string) string {
 		v = filepath.Join(top, v)
 	}
 	return filepath.Clean(v)
-}
-
-// configValue reads the last value of section.key (both lower case) from
-// a git configuration file, in the simple form git writes: "[core]" and
-// "\thooksPath = value", a value optionally in double quotes.
-func configValue(file, section, key string) (string, bool) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return "", false
-	}
-	var cur, val string
-	found := false
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, _, _ := strings.Cut(head, " ")
-			cur = strings.ToLower(name)
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		if cur != section || line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok || !strings.EqualFold(strings.TrimSpace(k), key) {
-			continue
-		}
-		v = strings.TrimSpace(v)
-		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
-			v = strings.TrimSpace(v[:i])
-		}
-		if len(v) >= 2 && v[0] == '"' {
-			if end := strings.IndexByte(v[1:], '"'); end >= 0 {
-				v = v[1 : end+1]
-			}
-		}
-		val, found = v, true
-	}
-	return val, found
 }
 
 // isWithin reports whether p lies below dir.
