@@ -70,7 +70,7 @@ func launch(args, env []string) (int, error) {
 	// (a container's seccomp or AppArmor profile) must not stop every
 	// command, and tern's fingerprint of the protected paths around each
 	// call still holds there.
-	_ = mountReadOnly(spec.readOnly())
+	_ = mountReadOnly(spec.readOnly(), spec.writableRoots())
 	if p := spec.Policy; p != nil {
 		abi, ok, why := Available()
 		if !ok {

@@ -80,6 +80,15 @@ func (s launchSpec) readOnly() []string {
 	return append(append([]string(nil), s.ReadOnly...), s.Policy.ReadOnly...)
 }
 
+// writableRoots returns the roots a confined command may write under
+// (none for an unconfined one, which the launcher cannot bound).
+func (s launchSpec) writableRoots() []string {
+	if s.Policy == nil {
+		return nil
+	}
+	return append(append([]string(nil), s.Policy.Writable...), s.Policy.Caches...)
+}
+
 // installed is set once MaybeRunLauncher has returned in this process: the
 // running binary can serve as the launcher. A program (or test binary)
 // that never called it would run its own main instead of the launcher.

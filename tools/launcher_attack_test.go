@@ -1,0 +1,52 @@
+//go:build linux
+
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// These tests attack the launcher as a hostile model would: each call's
+// command is chosen to undo a guard the launcher sets up for the next one.
+
+// TestSandboxProtectedPathsSurviveRenamingTheirFolder moves the folder that
+// holds a protected path away and makes a new one in its place, which the
+// read-only bind of the path itself does not stop: the folders between a
+// writable root and a protected path are pinned too, so they cannot be
+// renamed or removed.
+func TestSandboxProtectedPathsSurviveRenamingTheirFolder(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("read-only binding needs CAP_SYS_ADMIN: the launcher does it when tern runs as root")
+	}
+	t.Parallel()
+	for _, tc := range []struct{ name, command string }{
+		{"rename .git", "mv .git .git2 && mkdir -p .git/hooks && cp -a .git2/. .git/; echo '[alias] x = !sh' >> .git/config"},
+		{"remove .git", "cp -a .git /tmp/g$$ 2>/dev/null || cp -a .git $TMPDIR/g; rm -rf .git; mkdir -p .git/hooks; echo '[alias] x = !sh' >> .git/config"},
+		{"rename hooks folder's parent", "mv .git .g && mkdir -p .git/hooks && echo 'evil' > .git/hooks/pre-commit && echo '[alias] x = !sh' > .git/config"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newSandboxSetup(t)
+			config := filepath.Join(s.w.Root, ".git", "config")
+			if err := os.MkdirAll(filepath.Join(s.w.Root, ".git", "hooks"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(config, []byte("[core]\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := s.run(t, tc.command, 10)
+			if data, _ := os.ReadFile(config); string(data) != "[core]\n" {
+				t.Errorf(".git/config is %q after the command:\n%s", data, res.Output)
+			}
+			if _, err := os.Stat(filepath.Join(s.w.Root, ".git", "hooks", "pre-commit")); err == nil {
+				t.Errorf("a hook appeared:\n%s", res.Output)
+			}
+			if !strings.Contains(res.Output, "busy") {
+				t.Errorf("the command did not fail on the pinned folder:\n%s", res.Output)
+			}
+		})
+	}
+}
