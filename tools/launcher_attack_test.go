@@ -3,6 +3,8 @@
 package tools
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +48,58 @@ func TestSandboxProtectedPathsSurviveRenamingTheirFolder(t *testing.T) {
 			}
 			if !strings.Contains(res.Output, "busy") {
 				t.Errorf("the command did not fail on the pinned folder:\n%s", res.Output)
+			}
+		})
+	}
+}
+
+// TestSandboxCommandCannotWidenTheNextOnesWritableRoots replaces a cache
+// the sandbox makes writable (one inside the workspace, as CI setups set
+// GOCACHE=$PWD/.cache/go-build) with a symbolic link to a folder outside
+// (/etc, for tern running as root): the next command must not get that
+// folder writable, nor have it created there.
+func TestSandboxCommandCannotWidenTheNextOnesWritableRoots(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, first string }{
+		{"cache replaced by a link", "rm -rf .cache/go-build && ln -s %[1]s .cache/go-build"},
+		{"missing cache's parent replaced by a link", "rm -rf .cache && ln -s %[1]s .cache"},
+		{"writable root replaced by a link", "rm -rf build && ln -s %[1]s build"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			s := newSandboxSetup(t)
+			cache := filepath.Join(s.w.Root, ".cache", "go-build")
+			build := filepath.Join(s.w.Root, "build")
+			for _, d := range []string{cache, build} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p := *s.opts.Sandbox
+			p.Caches = []string{cache, filepath.Join(s.w.Root, ".cache", "pip")}
+			p.Writable = []string{build}
+			s.opts.Sandbox = &p
+			// One tool for both calls, as in a session: it resolves the
+			// policy once, before the first.
+			sh := NewRunShellWith(s.w, append(os.Environ(), "HOME="+s.home), s.opts)
+			run := func(command string) Result {
+				return sh.Run(context.Background(), toolArgs(t, map[string]any{"command": command, "timeout_s": 10}), nil)
+			}
+			res := run(fmt.Sprintf(tc.first, s.elsewhere))
+			if res.ExitCode != 0 {
+				t.Fatalf("the first command failed:\n%s", res.Output)
+			}
+			res = run(fmt.Sprintf("echo pwned > %[1]s/pwned; echo pwned > .cache/go-build/pwned2; echo pwned > build/pwned3; ls %[1]s", s.elsewhere))
+			ents, err := os.ReadDir(s.elsewhere)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ents) > 0 {
+				var names []string
+				for _, e := range ents {
+					names = append(names, e.Name())
+				}
+				t.Errorf("the second command wrote outside its roots: %v\n%s", names, res.Output)
 			}
 		})
 	}

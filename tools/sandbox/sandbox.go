@@ -86,7 +86,7 @@ func (s launchSpec) writableRoots() []string {
 	if s.Policy == nil {
 		return nil
 	}
-	return append(append([]string(nil), s.Policy.Writable...), s.Policy.Caches...)
+	return unmovedPaths(append(append([]string(nil), s.Policy.Writable...), s.Policy.Caches...))
 }
 
 // installed is set once MaybeRunLauncher has returned in this process: the
