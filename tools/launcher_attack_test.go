@@ -104,3 +104,27 @@ func TestSandboxCommandCannotWidenTheNextOnesWritableRoots(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxCommandCannotKillItsLauncher has a confined command start a
+// process in a session of its own and then kill the launcher, the process
+// as a whole and each of its threads: were the launcher gone, that process
+// would be left to init and outlive the call. The command cannot signal
+// the launcher (it is outside the command's Landlock domain), so nothing is
+// left, and the launcher reports the command's own exit.
+func TestSandboxCommandCannotKillItsLauncher(t *testing.T) {
+	t.Parallel()
+	s := newSandboxSetup(t)
+	marker := sleepMarker()
+	defer killWithArg(marker)
+	res := s.run(t, fmt.Sprintf(`setsid sleep %s </dev/null >/dev/null 2>&1 &
+sleep 0.2
+for task in /proc/$PPID/task/*; do kill -9 "${task##*/}"; done
+kill -9 $PPID
+echo launcher alive`, marker), 10)
+	if left := liveWithArg(marker); len(left) > 0 {
+		t.Errorf("alive after run_shell returned (%s):\n%s\nthe command said:\n%s", res.Summary, strings.Join(left, "\n"), res.Output)
+	}
+	if !strings.Contains(res.Output, "launcher alive") || res.ExitCode != 0 {
+		t.Errorf("the command killed its launcher:\n%s", res.Output)
+	}
+}

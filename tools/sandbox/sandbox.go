@@ -23,6 +23,10 @@ import (
 // Marker is the hidden first argument that starts tern's launcher mode.
 const Marker = "__tern_sandbox"
 
+// confineMarker is the hidden first argument of the launcher's second
+// stage, which confines itself and becomes the command.
+const confineMarker = "__tern_confine"
+
 // EnvPolicy is the environment variable carrying the launch (JSON: the
 // policy, if any) from Wrap or Supervise to the launcher; the launcher
 // removes it before the command starts.
@@ -172,6 +176,11 @@ func wrap(cmd *exec.Cmd, spec launchSpec) error {
 // launcher. Call it first thing in main, and in TestMain of tests that run
 // commands through run_shell.
 func MaybeRunLauncher() {
+	if len(os.Args) >= 2 && os.Args[1] == confineMarker {
+		err := confine(os.Args[2:], os.Environ())
+		_, _ = fmt.Fprintf(os.Stderr, "tern sandbox: %v\n(to run commands without the sandbox, start tern with --sandbox off)\n", err)
+		os.Exit(exitLauncherFailed)
+	}
 	if len(os.Args) < 2 || os.Args[1] != Marker {
 		installed.Store(true)
 		return
