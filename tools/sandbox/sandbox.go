@@ -1,9 +1,11 @@
 // Package sandbox starts the commands run_shell runs. On Linux every
 // command starts through tern's launcher: tern re-executes itself in a
 // launcher mode that hardens itself (not dumpable, no inherited descriptors,
-// no capabilities when root), optionally confines itself with Landlock
-// (writes only under the policy's writable roots, no reads under its deny
-// paths, optionally no network), starts the command as its child and, as a
+// no capabilities when root), starts the command as its child (confined
+// with Landlock by a second stage of the binary when there is a policy:
+// writes only under the policy's writable roots, no reads under its deny
+// paths, optionally no network; the launcher stays outside that domain, so
+// the command cannot signal it) and, as a
 // child subreaper, kills every process the command left behind when it
 // ends, is cancelled or times out, or when tern dies. Elsewhere, or where
 // the kernel lacks Landlock, Available says why commands cannot be
