@@ -128,3 +128,44 @@ echo launcher alive`, marker), 10)
 		t.Errorf("the command killed its launcher:\n%s", res.Output)
 	}
 }
+
+// TestRunShellFindsProcessesHiddenBelowASubreaper checks, confined or not,
+// that processes hidden below a subreaper of the command's own or in a pid
+// namespace of their own (a user namespace makes one without privileges)
+// are still ended with the call: both stay below the launcher.
+func TestRunShellFindsProcessesHiddenBelowASubreaper(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, command string }{
+		{"own subreaper", `python3 -c '
+import ctypes, os, sys
+ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
+if os.fork() == 0:
+    if os.fork() == 0:
+        os.setsid(); os.execvp("sleep", ["sleep", sys.argv[1]])
+    os._exit(0)
+os.wait()
+' %s`},
+		{"pid namespace", `unshare -U -p -f sh -c 'setsid sleep %s </dev/null >/dev/null 2>&1 & echo started'`},
+	} {
+		for _, confined := range []bool{false, true} {
+			name := tc.name
+			if confined {
+				name += ", sandboxed"
+			}
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				marker := sleepMarker()
+				defer killWithArg(marker)
+				var res Result
+				if confined {
+					res = newSandboxSetup(t).run(t, fmt.Sprintf(tc.command, marker), 10)
+				} else {
+					res = NewRunShell(shellWorkspace(t), os.Environ()).Run(context.Background(), toolArgs(t, map[string]any{"command": fmt.Sprintf(tc.command, marker)}), nil)
+				}
+				if left := liveWithArg(marker); len(left) > 0 {
+					t.Errorf("alive after run_shell returned (%s):\n%s\n%s", res.Summary, strings.Join(left, "\n"), res.Output)
+				}
+			})
+		}
+	}
+}
