@@ -153,6 +153,9 @@ func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
 			if t.tmp != "" {
 				p.Writable = append(p.Writable, t.tmp)
 			}
+			// Resolved now, before any command could replace a root with
+			// a symbolic link: the launcher grants only unmoved roots.
+			p = p.Resolved()
 			t.policy = &p
 			t.sandboxNote = sandboxNote(p, t.tmp)
 		}

@@ -43,7 +43,9 @@ func main() {
 	if term.IsTerminal(os.Stdout.Fd()) {
 		pauseCollector(collectorPause) // the interface may be about to draw its first frame
 	}
-	os.Exit(newCLI().main(context.Background(), os.Args[1:]))
+	c := newCLI()
+	hideKeyFromChildren()
+	os.Exit(c.main(context.Background(), os.Args[1:]))
 }
 
 // cli holds the process state the commands use, so tests can replace it.
@@ -64,14 +66,15 @@ type cli struct {
 func newCLI() *cli {
 	home, _ := os.UserHomeDir() // no home only means no default TERN_HOME
 	cwd, _ := os.Getwd()        // checked when the workspace is opened
+	environ := os.Environ()
 	return &cli{
 		stdin:            os.Stdin,
 		stdout:           os.Stdout,
 		stderr:           os.Stderr,
 		stdinIsTerminal:  term.IsTerminal(os.Stdin.Fd()),
 		stderrIsTerminal: term.IsTerminal(os.Stderr.Fd()),
-		getenv:           os.Getenv,
-		environ:          os.Environ(),
+		getenv:           getenvFrom(environ),
+		environ:          environ,
 		userHome:         home,
 		cwd:              cwd,
 	}

@@ -19,7 +19,12 @@ import (
 // sandbox is on and Landlock is available, the policy (the toolchain caches
 // and writable_roots writable, deny_read unreadable, no_network) and a
 // fresh session TMPDIR, with the function that removes that directory.
-func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config) (tools.ShellOptions, sandbox.Status, func(), error) {
+//
+// The caches come from tern's environment and Go's env file; that file is
+// ignored when it lies inside the workspace or a writable root (tern started
+// in the home folder): a command could write it (`go env -w GOCACHE=/etc`)
+// to have the next session make any folder writable.
+func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config, workspace string) (tools.ShellOptions, sandbox.Status, func(), error) {
 	st := sandbox.Check(cfg.Sandbox.V, cfg.NoNetwork.V)
 	if !st.Active {
 		return tools.ShellOptions{}, st, func() {}, nil
@@ -33,11 +38,35 @@ func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config) (tools.Shell
 	}
 	p := sandbox.Policy{
 		Writable:  cfg.WritableRoots.V,
-		Caches:    sandbox.ToolchainCaches(c.getenv, c.userHome),
+		Caches:    sandbox.ToolchainCaches(c.cacheGetenv(append([]string{workspace, tmp}, cfg.WritableRoots.V...)), c.userHome),
 		DenyRead:  cfg.DenyRead.V,
 		NoNetwork: cfg.NoNetwork.V,
 	}
 	return tools.ShellOptions{Sandbox: &p, TempDir: tmp, TernHome: cfg.Home.V}, st, func() { _ = os.RemoveAll(tmp) }, nil
+}
+
+// cacheGetenv returns c.getenv, with GOENV=off when Go's env file lies
+// inside one of writable (which confined commands may write).
+func (c *cli) cacheGetenv(writable []string) func(string) string {
+	file := sandbox.GoEnvFile(c.getenv, c.userHome)
+	if file == "" {
+		return c.getenv
+	}
+	file = sandbox.RealPath(file)
+	for _, w := range writable {
+		if w == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(sandbox.RealPath(w), file); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return func(name string) string {
+				if name == "GOENV" {
+					return "off"
+				}
+				return c.getenv(name)
+			}
+		}
+	}
+	return c.getenv
 }
 
 // sessionDirPrefix starts the name of a session's TMPDIR, followed by the

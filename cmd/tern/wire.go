@@ -162,7 +162,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	ws.OutputCap = cfg.OutputCap.V
 	ws.Secrets = cfg.SecretPatterns.V
 	ws.SecretFiles = ternSecretFiles(cfg.File)
-	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg)
+	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg, ws.Root)
 	if err != nil {
 		return nil, err
 	}

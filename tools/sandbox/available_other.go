@@ -30,3 +30,8 @@ func launch(args, env []string) (int, error) {
 	_, _, why := Available()
 	return 0, errors.New(why)
 }
+
+// confine reports that there is no second stage to run.
+func confine(_, _ []string) error {
+	return errors.New("launcher: commands cannot be confined on this system")
+}

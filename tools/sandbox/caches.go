@@ -10,12 +10,12 @@ import "os"
 // from ToolchainCaches: under the home directory or where the tool's own
 // environment variable points, where the tool would create it anyway. A
 // cache that cannot be created stays missing; the tool says why when it
-// runs.
+// runs. A cache whose path has become a symbolic link somewhere (a command
+// replaced its parent with a link to /etc) is neither created nor granted.
 func createCaches(caches []string) {
-	for _, c := range caches {
-		if _, err := os.Lstat(c); err == nil {
-			continue
+	for _, c := range unmovedPaths(caches) {
+		if lstatMissing(c) {
+			_ = os.MkdirAll(c, 0o700)
 		}
-		_ = os.MkdirAll(c, 0o700)
 	}
 }

@@ -91,20 +91,29 @@ func ToolchainCaches(getenv func(string) string, home string) []string {
 	return out
 }
 
+// GoEnvFile returns the file `go env -w` writes ($GOENV, else
+// $XDG_CONFIG_HOME/go/env, else ~/.config/go/env), or "" when there is
+// none (GOENV=off, no home).
+func GoEnvFile(getenv func(string) string, home string) string {
+	switch path := getenv("GOENV"); {
+	case path == "off":
+		return ""
+	case path != "":
+		return path
+	case getenv("XDG_CONFIG_HOME") != "":
+		return filepath.Join(getenv("XDG_CONFIG_HOME"), "go", "env")
+	case home != "":
+		return filepath.Join(home, ".config", "go", "env")
+	}
+	return ""
+}
+
 // goEnvFile reads the settings `go env -w` wrote ($GOENV, else
 // $XDG_CONFIG_HOME/go/env, else ~/.config/go/env); a missing or unreadable
 // file gives none.
 func goEnvFile(getenv func(string) string, home string) map[string]string {
-	path := getenv("GOENV")
-	switch {
-	case path == "off":
-		return nil
-	case path != "":
-	case getenv("XDG_CONFIG_HOME") != "":
-		path = filepath.Join(getenv("XDG_CONFIG_HOME"), "go", "env")
-	case home != "":
-		path = filepath.Join(home, ".config", "go", "env")
-	default:
+	path := GoEnvFile(getenv, home)
+	if path == "" {
 		return nil
 	}
 	f, err := os.Open(path)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"syscall"
 	"time"
 
@@ -70,22 +71,29 @@ func launch(args, env []string) (int, error) {
 	// (a container's seccomp or AppArmor profile) must not stop every
 	// command, and tern's fingerprint of the protected paths around each
 	// call still holds there.
-	_ = mountReadOnly(spec.readOnly())
+	_ = mountReadOnly(spec.readOnly(), spec.writableRoots())
+	exe, exeArgv, exeEnv := path, argv, cmdEnv
 	if p := spec.Policy; p != nil {
-		abi, ok, why := Available()
-		if !ok {
+		if _, ok, why := Available(); !ok {
 			return 0, errors.New(why)
 		}
 		createCaches(p.Caches)
-		if err := restrict(*p, abi); err != nil {
-			return 0, fmt.Errorf("could not confine the command: %w", err)
-		}
+		// The launcher stays outside the command's Landlock domain: a
+		// confined process may signal only processes of its own domain or
+		// one nested in it, so the command can kill neither the launcher
+		// (which would leave what it started to init) nor tern, while the
+		// launcher can end all of it. The domain is therefore made in the
+		// child, by a second instance of this program (confineMarker) that
+		// confines itself and then becomes the command.
+		exe = launcherExe
+		exeArgv = append([]string{"tern-sandbox", confineMarker, path}, argv...)
+		exeEnv = append(slices.Clone(cmdEnv), EnvPolicy+"="+policyJSON(env))
 	}
 	if err := dropPrivileges(); err != nil {
 		return 0, err
 	}
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Env:   cmdEnv,
+	pid, err := syscall.ForkExec(exe, exeArgv, &syscall.ProcAttr{
+		Env:   exeEnv,
 		Files: []uintptr{0, 1, 2},
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
@@ -93,6 +101,38 @@ func launch(args, env []string) (int, error) {
 		return 0, fmt.Errorf("could not start %s: %w", path, err)
 	}
 	return supervise(pid, sigs), nil
+}
+
+// confine is the second stage of a confined launch (started with
+// confineMarker by the launcher, without capabilities and with
+// no_new_privs): it confines itself under the policy and executes the
+// command in args (path, then argv) in its place. It returns only when it
+// cannot.
+func confine(args, env []string) error {
+	path, argv, cmdEnv, spec, err := decodeLaunch(args, env)
+	if err != nil {
+		return err
+	}
+	if spec.Policy == nil {
+		return errors.New("launcher: no policy to confine the command with")
+	}
+	abi, ok, why := Available()
+	if !ok {
+		return errors.New(why)
+	}
+	if err := restrict(*spec.Policy, abi); err != nil {
+		return fmt.Errorf("could not confine the command: %w", err)
+	}
+	if err := syscall.Exec(path, argv, cmdEnv); err != nil {
+		return fmt.Errorf("could not start %s: %w", path, err)
+	}
+	return nil
+}
+
+// policyJSON returns the raw launch spec in env (checked by decodeLaunch).
+func policyJSON(env []string) string {
+	v, _ := lookupVar(env, EnvPolicy)
+	return v
 }
 
 // restrict applies the policy to the calling process (all its threads);

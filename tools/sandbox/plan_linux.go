@@ -41,7 +41,11 @@ func makePlan(p Policy) plan {
 	pl.readDirs, pl.readFiles = classify(split("/", readDeny))
 
 	var writable []string
-	for _, root := range existing(append(append(slices.Clone(p.Writable), p.Caches...), sharedMemory)) {
+	// Writable roots and caches are granted only where their path is still
+	// real (see Policy.Resolved): one a command replaced with a link grants
+	// nothing.
+	roots := unmovedPaths(append(slices.Clone(p.Writable), p.Caches...))
+	for _, root := range existing(append(roots, sharedMemory)) {
 		// A writable root inside a deny path stays writable; only deny paths
 		// inside it are cut out.
 		writable = append(writable, split(root, deny)...)

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,7 +23,15 @@ const keptMountFlags = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS
 // system into it, never back). Without CAP_SYS_ADMIN it does nothing: an
 // ordinary user's paths stay as they are. Symbolic links are resolved
 // first, so a link with a protected name protects its target.
-func mountReadOnly(paths []string) error {
+//
+// A read-only path whose folder can be renamed is not protected by its
+// name: `mv .git .git2 && mkdir .git` gives the command a new .git/config
+// to write. So the folders between each path and the writable root holding
+// it (of roots) are pinned first, bound onto themselves read-write: a mount
+// point can be neither renamed nor removed (EBUSY), while what is inside
+// stays writable. Folders outside every writable root need no pin, the
+// command cannot rename them.
+func mountReadOnly(paths, roots []string) error {
 	var targets []string
 	for _, p := range paths {
 		if real, err := filepath.EvalSymlinks(p); err == nil {
@@ -38,7 +47,13 @@ func mountReadOnly(paths []string) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_SLAVE, ""); err != nil {
 		return fmt.Errorf("keep the command's mounts from the system's: %w", err)
 	}
-	for _, t := range dedupe(targets) {
+	targets = dedupe(targets)
+	for _, d := range pins(targets, existing(roots)) {
+		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pin %s: %w", d, err)
+		}
+	}
+	for _, t := range targets {
 		if err := unix.Mount(t, t, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return fmt.Errorf("bind %s read-only: %w", t, err)
 		}
@@ -52,6 +67,27 @@ func mountReadOnly(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// pins returns the folders to pin for targets: each folder strictly
+// between a target and a root it lies in, outermost first (a recursive bind
+// of an outer folder copies the pins made inside it before, so inner ones
+// are made after).
+func pins(targets, roots []string) []string {
+	var out []string
+	for _, t := range targets {
+		for _, r := range roots {
+			if !within(r, t) {
+				continue
+			}
+			for d := filepath.Dir(t); within(r, d); d = filepath.Dir(d) {
+				out = append(out, d)
+			}
+		}
+	}
+	out = dedupe(out)
+	slices.SortStableFunc(out, func(a, b string) int { return len(a) - len(b) })
+	return out
 }
 
 // holdsCap reports whether the calling thread has capability c in its

@@ -1,9 +1,11 @@
 // Package sandbox starts the commands run_shell runs. On Linux every
 // command starts through tern's launcher: tern re-executes itself in a
 // launcher mode that hardens itself (not dumpable, no inherited descriptors,
-// no capabilities when root), optionally confines itself with Landlock
-// (writes only under the policy's writable roots, no reads under its deny
-// paths, optionally no network), starts the command as its child and, as a
+// no capabilities when root), starts the command as its child (confined
+// with Landlock by a second stage of the binary when there is a policy:
+// writes only under the policy's writable roots, no reads under its deny
+// paths, optionally no network; the launcher stays outside that domain, so
+// the command cannot signal it) and, as a
 // child subreaper, kills every process the command left behind when it
 // ends, is cancelled or times out, or when tern dies. Elsewhere, or where
 // the kernel lacks Landlock, Available says why commands cannot be
@@ -22,6 +24,10 @@ import (
 
 // Marker is the hidden first argument that starts tern's launcher mode.
 const Marker = "__tern_sandbox"
+
+// confineMarker is the hidden first argument of the launcher's second
+// stage, which confines itself and becomes the command.
+const confineMarker = "__tern_confine"
 
 // EnvPolicy is the environment variable carrying the launch (JSON: the
 // policy, if any) from Wrap or Supervise to the launcher; the launcher
@@ -78,6 +84,15 @@ func (s launchSpec) readOnly() []string {
 		return s.ReadOnly
 	}
 	return append(append([]string(nil), s.ReadOnly...), s.Policy.ReadOnly...)
+}
+
+// writableRoots returns the roots a confined command may write under
+// (none for an unconfined one, which the launcher cannot bound).
+func (s launchSpec) writableRoots() []string {
+	if s.Policy == nil {
+		return nil
+	}
+	return unmovedPaths(append(append([]string(nil), s.Policy.Writable...), s.Policy.Caches...))
 }
 
 // installed is set once MaybeRunLauncher has returned in this process: the
@@ -163,6 +178,11 @@ func wrap(cmd *exec.Cmd, spec launchSpec) error {
 // launcher. Call it first thing in main, and in TestMain of tests that run
 // commands through run_shell.
 func MaybeRunLauncher() {
+	if len(os.Args) >= 2 && os.Args[1] == confineMarker {
+		err := confine(os.Args[2:], os.Environ())
+		_, _ = fmt.Fprintf(os.Stderr, "tern sandbox: %v\n(to run commands without the sandbox, start tern with --sandbox off)\n", err)
+		os.Exit(exitLauncherFailed)
+	}
 	if len(os.Args) < 2 || os.Args[1] != Marker {
 		installed.Store(true)
 		return
