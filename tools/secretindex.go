@@ -1,10 +1,18 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // secretScanMax bounds the entries a scan for secret files visits; past it
@@ -41,42 +49,195 @@ func (x *secretIndex) lookup(w *Workspace, id fileID) (secret string, complete b
 	return x.byID[id], x.complete
 }
 
+// secretScanTries bounds how many times scanSecrets walks the workspace
+// again when a folder changed while it was being read; past it the scan is
+// incomplete.
+const secretScanTries = 3
+
+// secretScanSettle (a variable for tests) is how long before a scan a folder must have last
+// changed for its listing to be trusted, and how long scanSecrets waits
+// before trying again. A folder's change time is only as fine as the
+// kernel's clock tick (several milliseconds on many systems): a change
+// during the listing can leave it as it was when the folder had already
+// changed in that same tick, so a folder changed that recently is taken as
+// changing.
+var secretScanSettle = 50 * time.Millisecond
+
+// secretScanRead, when set (by tests), is called after the scan has read
+// the folder rel, before it goes into its subfolders.
+var secretScanRead func(rel string)
+
 // scanSecrets walks the whole workspace through its root (ignored files
 // included, .git and symlinked folders left out) and returns the identity
-// of every file whose name makes it a secret.
+// of every file whose name makes it a secret, and whether the scan is
+// complete: every folder read without error and none changing while the
+// scan ran. A listing read while its folder changes may leave out entries
+// that did not change at all (it is not a snapshot; on some file systems a
+// rename beside .env is enough), and a folder moved during the scan can be
+// missed whole; so a scan that saw a folder change is tried again, a
+// little later, and after secretScanTries is incomplete, which makes a
+// hard-linked file refused rather than shown unchecked.
 func (w *Workspace) scanSecrets() (map[fileID]string, bool) {
 	r, done, err := w.fsRoot()
 	if err != nil {
 		return nil, false
 	}
 	defer done()
-	byID := make(map[fileID]string)
-	complete, n := true, 0
-	_ = fs.WalkDir(r.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	for try := 0; ; try++ {
+		byID, state := scanSecretsOnce(w, r)
+		switch {
+		case state == scanDone:
+			return byID, true
+		case state == scanPartial, try+1 >= secretScanTries:
+			return byID, false
+		}
+		time.Sleep(secretScanSettle)
+	}
+}
+
+// dirStamp is what a folder was when scanSecretsOnce read it.
+type dirStamp struct {
+	rel string
+	st  unix.Stat_t
+}
+
+// sameDirState reports whether two stats of a folder show the same folder with
+// no entry added, removed or renamed between them.
+func sameDirState(a, b *unix.Stat_t) bool {
+	return a.Dev == b.Dev && a.Ino == b.Ino && a.Ctim == b.Ctim && a.Mtim == b.Mtim && a.Nlink == b.Nlink
+}
+
+// scanState is how a walk of scanSecrets went.
+type scanState int
+
+const (
+	// scanDone: every folder read, none changing.
+	scanDone scanState = iota
+	// scanChanged: a folder changed during the walk or just before it, or
+	// a file or folder moved: worth another walk.
+	scanChanged
+	// scanPartial: an error or the size left part of the workspace out.
+	scanPartial
+)
+
+// movedState is the state of a walk that met err: scanChanged when err
+// tells of a file or folder removed, renamed or swapped for a link since
+// its folder was read, scanPartial for one that cannot be read.
+func movedState(err error) scanState {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errSwapped) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
+		return scanChanged
+	}
+	return scanPartial
+}
+
+// scanSecretsOnce is one walk of scanSecrets.
+func scanSecretsOnce(w *Workspace, r *os.Root) (map[fileID]string, scanState) {
+	sc := &secretScan{w: w, r: r, byID: make(map[fileID]string), begin: time.Now().Add(-secretScanSettle)}
+	d, err := r.Open(".")
+	if err != nil {
+		return sc.byID, scanPartial
+	}
+	sc.dir(d, "")
+	_ = d.Close()
+	if sc.state != scanDone {
+		return sc.byID, sc.state
+	}
+	// A folder moved from a part not yet read to one already read is in
+	// no listing: every folder must still be as it was when it was read.
+	// (A folder on the way swapped for a link changes its parent.)
+	for _, ds := range sc.dirs {
+		var now unix.Stat_t
+		if err := unix.Lstat(filepath.Join(w.Root, rootName(ds.rel)), &now); err != nil || !sameDirState(&ds.st, &now) {
+			return sc.byID, scanChanged
+		}
+	}
+	return sc.byID, scanDone
+}
+
+// secretScan is one walk of scanSecrets under way.
+type secretScan struct {
+	w     *Workspace
+	r     *os.Root
+	byID  map[fileID]string
+	begin time.Time
+	dirs  []dirStamp
+	n     int
+	state scanState
+}
+
+// dir reads the open folder d (workspace path rel) and the folders in it,
+// opened relative to it without following a link.
+func (sc *secretScan) dir(d *os.File, rel string) {
+	var before, after unix.Stat_t
+	var serr error
+	_ = dirControl(d, func(fd int) { serr = unix.Fstat(fd, &before) })
+	if serr != nil {
+		sc.state = scanPartial
+		return
+	}
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		sc.state = scanPartial
+		return
+	}
+	if _ = dirControl(d, func(fd int) { serr = unix.Fstat(fd, &after) }); serr != nil {
+		sc.state = scanPartial
+		return
+	}
+	if !sameDirState(&before, &after) || !time.Unix(after.Ctim.Unix()).Before(sc.begin) || !time.Unix(after.Mtim.Unix()).Before(sc.begin) {
+		// Changed while read, or so recently that a change during the
+		// read may not show in its times.
+		sc.state = scanChanged
+		return
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	sc.dirs = append(sc.dirs, dirStamp{rel: rel, st: after})
+	if secretScanRead != nil {
+		secretScanRead(rel)
+	}
+	for _, e := range entries {
+		if sc.n++; sc.n > secretScanMax {
+			sc.state = scanPartial
+			return
+		}
+		p := e.Name()
+		if rel != "" {
+			p = rel + "/" + p
+		}
+		if e.IsDir() {
+			if inGitDir(e.Name()) {
+				continue
+			}
+			sub, err := openDirAt(d, e.Name())
+			if err != nil {
+				// Gone, moved or swapped for a link since d was read, and
+				// what it held may now be where the scan already went:
+				// try again. Unreadable: the scan cannot be complete.
+				sc.state = movedState(err)
+				return
+			}
+			sc.dir(sub, p)
+			_ = sub.Close()
+			if sc.state != scanDone {
+				return
+			}
+			continue
+		}
+		if !sc.w.IsSecret(p) {
+			continue
+		}
+		info, err := sc.r.Stat(rootName(p))
 		if err != nil {
-			return nil // an unreadable folder is left out
-		}
-		if n++; n > secretScanMax {
-			complete = false
-			return fs.SkipAll
-		}
-		if d.IsDir() {
-			if inGitDir(d.Name()) {
-				return fs.SkipDir
+			if e.Type()&fs.ModeSymlink != 0 {
+				continue // a link named like a secret that leads nowhere inside
 			}
-			return nil
+			sc.state = movedState(err)
+			return
 		}
-		if !w.IsSecret(p) {
-			return nil
+		if id, _, ok := fileIDOf(info); ok {
+			sc.byID[id] = p
 		}
-		if info, err := r.Stat(p); err == nil {
-			if id, _, ok := fileIDOf(info); ok {
-				byID[id] = p
-			}
-		}
-		return nil
-	})
-	return byID, complete
+	}
 }
 
 // linksByName returns the number of links of the file the workspace path
