@@ -91,36 +91,48 @@ func (o opened) abs(w *Workspace) string { return filepath.Join(w.Root, filepath
 // through the root, without blocking on a FIFO, and refuses it unless the
 // file actually opened may be shown to the model: not in .git, not a secret
 // by name, not a hard link to a secret. The caller closes o.f.
-func (w *Workspace) openRead(rel string) (o opened, err error) {
-	r, done, err := w.fsRoot()
+func (w *Workspace) openRead(rel string) (opened, error) {
+	o, real, known, err := w.openIdentified(rel)
 	if err != nil {
 		return opened{}, err
-	}
-	defer done()
-	f, err := openExact(r, rel, unix.O_NONBLOCK)
-	if err != nil {
-		return opened{}, rootError(rel, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-		}
-	}()
-	info, err := f.Stat()
-	if err != nil {
-		return opened{}, err
-	}
-	real, known, err := w.fdRel(f)
-	if err != nil {
-		return opened{}, fmt.Errorf("%s %w", displayPath(rel), err)
 	}
 	if !known {
 		real = rel
 	}
-	if err := w.checkShown(real, info, nil); err != nil {
+	if err := w.checkShown(real, o.info, nil); err != nil {
+		_ = o.f.Close()
 		return opened{}, err
 	}
-	return opened{f: f, info: info, rel: real}, nil
+	o.rel = real
+	return o, nil
+}
+
+// openIdentified opens the workspace file rel through the root, following
+// no link, without blocking on a FIFO, and says which workspace file was
+// actually opened (real; known is false where the system cannot tell).
+// The caller closes o.f when err is nil.
+func (w *Workspace) openIdentified(rel string) (o opened, real string, known bool, err error) {
+	r, done, err := w.fsRoot()
+	if err != nil {
+		return opened{}, "", false, err
+	}
+	defer done()
+	f, err := openExact(r, rel, unix.O_NONBLOCK)
+	if err != nil {
+		return opened{}, "", false, rootError(rel, err)
+	}
+	info, err := f.Stat()
+	if err == nil {
+		real, known, err = w.fdRel(f)
+		if err != nil {
+			err = fmt.Errorf("%s %w", displayPath(rel), err)
+		}
+	}
+	if err != nil {
+		_ = f.Close()
+		return opened{}, "", false, err
+	}
+	return opened{f: f, info: info, rel: rel}, real, known, nil
 }
 
 // rootError words an error of the workspace root: an escape is reported as
@@ -304,36 +316,20 @@ func ReadRegularIn(r *os.Root, rel string) ([]byte, error) {
 // edit_file or write_file is about to replace, for reading its current
 // content through the root. The file opened must be rel itself: a path
 // swapped since Resolve is refused, not followed.
-func (w *Workspace) openChange(rel string) (o opened, err error) {
-	r, done, err := w.fsRoot()
+func (w *Workspace) openChange(rel string) (opened, error) {
+	o, real, known, err := w.openIdentified(rel)
 	if err != nil {
 		return opened{}, err
 	}
-	defer done()
-	f, err := openExact(r, rel, unix.O_NONBLOCK)
-	if err != nil {
-		return opened{}, rootError(rel, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-		}
-	}()
-	info, err := f.Stat()
-	if err != nil {
-		return opened{}, err
-	}
-	real, known, err := w.fdRel(f)
-	switch {
-	case err != nil:
-		return opened{}, fmt.Errorf("%s %w", displayPath(rel), err)
-	case known && real != rel:
+	if known && real != rel {
+		_ = o.f.Close()
 		return opened{}, fmt.Errorf("%s %w", displayPath(rel), errSwapped)
 	}
 	if err := w.CheckWritable(rel); err != nil {
+		_ = o.f.Close()
 		return opened{}, err
 	}
-	return opened{f: f, info: info, rel: rel}, nil
+	return o, nil
 }
 
 // statInside stats the workspace path rel through the root: a path that
