@@ -312,19 +312,7 @@ func TestShellAttacks(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		for _, policy := range []Policy{PolicyAsk, PolicyFullAuto} {
 			r := a.judge(shell, "run_shell", args, policy)
-			var got judged
-			switch {
-			case r.verdict == verdictAsk && r.always:
-				got = always
-			case r.verdict == verdictAsk:
-				got = asks
-			case r.verdict == verdictRun && strings.HasPrefix(r.decision.Message, "allowed by the rule"):
-				got = byRule
-			case r.verdict == verdictRun && policy == PolicyFullAuto:
-				got = asks // full-auto runs what would otherwise ask
-			default:
-				got = judged("verdict " + r.decision.Message)
-			}
+			got := classify(r, policy)
 			if got != tc.want {
 				show := tc.cmd
 				if len(show) > 80 {

@@ -174,19 +174,7 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		for _, policy := range []Policy{PolicyAsk, PolicyFullAuto} {
 			r := a.judge(shell, "run_shell", args, policy)
-			var got judged
-			switch {
-			case r.verdict == verdictAsk && r.always:
-				got = always
-			case r.verdict == verdictAsk:
-				got = asks
-			case r.verdict == verdictRun && strings.HasPrefix(r.decision.Message, "allowed by the rule"):
-				got = byRule
-			case r.verdict == verdictRun && policy == PolicyFullAuto:
-				got = asks // full-auto runs what would otherwise ask
-			default:
-				got = judged("verdict " + r.decision.Message)
-			}
+			got := classify(r, policy)
 			if got != tc.want {
 				t.Errorf("%q under %s: %s (%s), want %s", tc.cmd, policy, got, r.reason, tc.want)
 			}
@@ -234,4 +222,20 @@ func TestGrantsFromTree(t *testing.T) {
 			t.Errorf("%q after a grant for go test: runs %v, want %v (%s)", tc.cmd, got, tc.runs, r.decision.Message)
 		}
 	}
+}
+
+// classify names the verdict a ruling gives under policy, in the terms of
+// the judge tables: allowed by a rule, asks, or always asks.
+func classify(r ruling, policy Policy) judged {
+	switch {
+	case r.verdict == verdictAsk && r.always:
+		return always
+	case r.verdict == verdictAsk:
+		return asks
+	case r.verdict == verdictRun && strings.HasPrefix(r.decision.Message, "allowed by the rule"):
+		return byRule
+	case r.verdict == verdictRun && policy == PolicyFullAuto:
+		return asks // full-auto runs what would otherwise ask
+	}
+	return judged("verdict " + r.decision.Message)
 }
