@@ -150,7 +150,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		{"esc", "interrupt the agent at once; the partial answer stays · esc esc on an empty input: /rewind"},
 		{"ctrl+c", "clear the input · interrupt · twice on an empty input to quit"},
 		{"ctrl+d", "quit (on an empty input)"},
-		{"↑/↓", "scroll the transcript when the input is empty; history on its first/last line"},
+		{"↑/↓", "prompt history on an empty input (or on the first/last line of a recalled one); the wheel scrolls"},
 		{"ctrl+p/ctrl+n", "previous/next prompt from the history"},
 		{"pgup/pgdn", "scroll a page · alt+↑/alt+↓ half a page · home/end (empty input)"},
 		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},

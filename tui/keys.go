@@ -108,24 +108,11 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.historyNext()
 		return nil
 	case "up":
-		switch {
-		case empty && len(m.queued) > 0:
-			m.unqueue()
-			return nil
-		case empty && !m.hist.browsing():
-			m.scrollBy(-1)
-			return nil
-		case m.onFirstLine():
-			m.historyPrev()
+		if m.onArrow(-1) {
 			return nil
 		}
 	case "down":
-		switch {
-		case empty && !m.hist.browsing():
-			m.scrollBy(1)
-			return nil
-		case m.onLastLine() && m.hist.browsing():
-			m.historyNext()
+		if m.onArrow(1) {
 			return nil
 		}
 	}

@@ -87,6 +87,7 @@ type model struct {
 	awaiting bool // Submit was called and its TurnStarted has not come yet
 
 	hist     history
+	arrow    arrows // what the last ↑/↓ did: a wheel notch sends several at once
 	pastes   map[string]string
 	pasteSeq int
 
