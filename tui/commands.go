@@ -62,16 +62,48 @@ func commandItems() []palItem {
 	return out
 }
 
+// splitCommand splits a "/name args" line at its first space or newline;
+// the name is lower-cased.
+func splitCommand(line string) (name, args string) {
+	line = strings.TrimPrefix(line, "/")
+	if i := strings.IndexAny(line, " \t\n"); i >= 0 {
+		line, args = line[:i], line[i+1:]
+	}
+	return strings.ToLower(line), strings.TrimSpace(args)
+}
+
+// commandName is the lower-cased name of a "/name args" line.
+func commandName(line string) string {
+	name, _ := splitCommand(line)
+	return name
+}
+
+// knownCommand reports whether a "/name args" line names a command.
+func knownCommand(line string) bool {
+	name := commandName(line)
+	for _, c := range commandTable() {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 // runCommand runs a "/name args" line, or says what was meant.
 func (m *model) runCommand(line string) tea.Cmd {
-	name, args, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
-	name = strings.ToLower(name)
-	args = strings.TrimSpace(args)
+	name, args := splitCommand(line)
 	for _, c := range commandTable() {
 		if c.name == name {
 			return c.run(m, args)
 		}
 	}
+	m.unknownCommand(line)
+	return nil
+}
+
+// unknownCommand says a line names no command, and which one was meant.
+func (m *model) unknownCommand(line string) {
+	name := commandName(line)
 	msg := "unknown command /" + name
 	if s := suggest(name); s != "" {
 		msg += " — did you mean /" + s + "?"
@@ -79,7 +111,6 @@ func (m *model) runCommand(line string) tea.Cmd {
 		msg += " — /help lists the commands"
 	}
 	m.setNotice(msg, true)
-	return nil
 }
 
 // suggest returns the command name closest to name, or "".

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -52,16 +53,56 @@ func TestSlashEnterRunsHighlighted(t *testing.T) {
 	}
 }
 
-func TestUnknownCommandSuggests(t *testing.T) {
+func TestUnknownCommandKeepsDraft(t *testing.T) {
 	t.Parallel()
-	m, fb := newTestModel(t, Options{})
-	typeText(m, "/modle gpt")
-	press(m, keyEnter)
-	if !strings.Contains(m.notice, "unknown command /modle") || !strings.Contains(m.notice, "/model") {
-		t.Fatalf("notice %q", m.notice)
+	tests := []struct {
+		line, notice string
+	}{
+		{"/modle gpt", "unknown command /modle — did you mean /model?"},
+		{"/fooo some long text, with a second clause", "unknown command /fooo"},
+		{"/cleer\nand a second line", "did you mean /clear?"},
 	}
-	if len(fb.sent()) != 0 {
-		t.Fatal("an unknown command was sent to the model")
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			m, fb := newTestModel(t, Options{Home: home})
+			line := tt.line
+			m.input.SetValue(line)
+			_, cmd := m.Update(keyEnter)
+			collectWait(cmd, 5*time.Second) // the history file is written
+			if !strings.Contains(m.notice, tt.notice) || !m.noticeBad {
+				t.Errorf("notice %q, want it to hold %q", m.notice, tt.notice)
+			}
+			if m.input.Value() != line {
+				t.Errorf("input %q, want the draft %q kept", m.input.Value(), line)
+			}
+			if len(fb.sent()) != 0 {
+				t.Error("an unknown command was sent to the model")
+			}
+			if !strings.Contains(screen(m), "did you mean") && !strings.Contains(screen(m), "/help lists") {
+				t.Errorf("notice not shown:\n%s", screen(m))
+			}
+			got, err := readHistory(historyPath(home))
+			if err != nil || len(got) != 1 || got[0] != line {
+				t.Errorf("history file %q (%v), want the line", got, err)
+			}
+			m.input.Reset()
+			press(m, keyUp)
+			if m.input.Value() != line {
+				t.Errorf("↑ recalled %q", m.input.Value())
+			}
+		})
+	}
+}
+
+func TestKnownCommandClearsInput(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	m.input.SetValue("/mouse")
+	press(m, keyEnter)
+	if m.input.Value() != "" || !m.mouse {
+		t.Fatalf("input %q mouse %v", m.input.Value(), m.mouse)
 	}
 }
 

@@ -111,10 +111,18 @@ func (m *model) send() tea.Cmd {
 		return nil
 	}
 	if isCommand(value) {
-		m.input.Reset()
-		m.hist.reset()
+		// Commands go into the history too, so a mistyped one can be fixed
+		// from there as well as in the input, which keeps it.
+		m.hist.add(value)
+		hcmd := appendHistory(m.opts.Home, value)
 		m.pal = nil
-		return m.runCommand(strings.TrimSpace(value))
+		line := strings.TrimSpace(value)
+		if !knownCommand(line) {
+			m.unknownCommand(line)
+			return hcmd
+		}
+		m.input.Reset()
+		return tea.Batch(hcmd, m.runCommand(line))
 	}
 	if m.opts.Remember != nil && isMemoryLine(value) {
 		m.input.Reset()

@@ -262,7 +262,8 @@ func (m *model) complete(run bool) tea.Cmd {
 		}
 		m.input.Reset()
 		m.pal = nil
-		return m.runCommand("/" + it.value)
+		m.hist.add("/" + it.value)
+		return tea.Batch(appendHistory(m.opts.Home, "/"+it.value), m.runCommand("/"+it.value))
 	case palFiles:
 		if !ok {
 			if run {
