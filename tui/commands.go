@@ -176,7 +176,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		nl = "shift+enter or ctrl+j"
 	}
 	keys := [][2]string{
-		{"enter", "send (queued while the agent works; ↑ on an empty input takes it back)"},
+		{"enter", "send (queued while the agent works; ↑ on an empty input takes it back; after an interrupt the queue waits: enter sends it)"},
 		{nl, "new line (alt+enter too)"},
 		{"esc", "interrupt the agent at once; the partial answer stays · esc esc on an empty input: /rewind"},
 		{"ctrl+c", "clear the input · interrupt · twice on an empty input to quit"},

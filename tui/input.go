@@ -108,6 +108,10 @@ func (m *model) expandPastes(s string) (text string, chips []string) {
 func (m *model) send() tea.Cmd {
 	value := m.input.Value()
 	if strings.TrimSpace(value) == "" {
+		if m.queuePaused() {
+			m.paused = false
+			return m.sendQueued()
+		}
 		return nil
 	}
 	if isCommand(value) {
@@ -136,16 +140,23 @@ func (m *model) send() tea.Cmd {
 	m.hist.reset()
 	m.hist.add(value)
 	hcmd := appendHistory(m.opts.Home, value)
-	if m.busy {
+	if m.busy || m.queuePaused() {
+		// After an interrupt the new message waits behind the ones queued
+		// before it, and enter sends them all in order.
 		m.queued = append(m.queued, value)
-		return hcmd
+		m.paused = false
+		return tea.Batch(hcmd, m.sendQueued())
 	}
 	return tea.Batch(hcmd, m.dispatch(value))
 }
 
-// sendQueued sends the oldest queued message once the agent is idle.
+// queuePaused reports whether an interrupt holds queued messages back.
+func (m *model) queuePaused() bool { return m.paused && len(m.queued) > 0 }
+
+// sendQueued sends the oldest queued message once the agent is idle and
+// the queue is not paused.
 func (m *model) sendQueued() tea.Cmd {
-	if m.busy || len(m.queued) == 0 {
+	if m.busy || len(m.queued) == 0 || m.paused {
 		return nil
 	}
 	next := m.queued[0]

@@ -141,8 +141,10 @@ func (m *model) ctrlC() tea.Cmd {
 }
 
 // interrupt stops the turn (and a running `!` command) at once. The
-// partial answer stays and the input keeps its draft.
+// partial answer stays, the input keeps its draft and the queue waits: the
+// user stopped the agent, so it must not go on with the next message.
 func (m *model) interrupt() tea.Cmd {
+	m.paused = len(m.queued) > 0
 	switch {
 	case m.shell != nil:
 		m.shell.cancel()
@@ -198,6 +200,9 @@ func (m *model) toggleLatest() {
 func (m *model) unqueue() {
 	last := m.queued[len(m.queued)-1]
 	m.queued = m.queued[:len(m.queued)-1]
+	if len(m.queued) == 0 {
+		m.paused = false
+	}
 	m.input.SetValue(last)
 }
 

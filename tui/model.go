@@ -84,6 +84,7 @@ type model struct {
 	dlg     *dialog
 
 	queued   []string
+	paused   bool // after an interrupt the queue waits for enter
 	awaiting bool // Submit was called and its TurnStarted has not come yet
 
 	hist     history

@@ -35,6 +35,9 @@ func (m *model) chromeHeight() int {
 		h++
 	}
 	h += min(len(m.queued), maxQueuedShown+1)
+	if m.queuePaused() {
+		h++
+	}
 	h += m.todoHeight()
 	h += len(m.planOfferView())
 	if m.pal != nil {
@@ -86,6 +89,9 @@ func (m *model) compose() tea.View {
 			b.WriteString(lines[i])
 		}
 		b.WriteByte('\n')
+	}
+	if m.queuePaused() {
+		b.WriteString(th.warn.Render(truncate("  ⏸ paused: enter sends, ↑ edits", m.width)) + "\n")
 	}
 	for i, q := range m.queued {
 		if i == maxQueuedShown {
