@@ -183,6 +183,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		{"ctrl+d", "quit (on an empty input)"},
 		{"↑/↓", "prompt history on an empty input (or on the first/last line of a recalled one); the wheel scrolls"},
 		{"ctrl+p/ctrl+n", "previous/next prompt from the history"},
+		{"ctrl+r", "search the history: type to narrow, ctrl+r older match, enter puts it in the input, esc gives the draft back"},
 		{"pgup/pgdn", "scroll a page · alt+↑/alt+↓ half a page · home/end (empty input)"},
 		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},
 		{"ctrl+t", "transcript: every tool card and reasoning in full · tab/shift+tab select a card, enter folds it · esc back"},

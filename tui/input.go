@@ -74,6 +74,10 @@ func (m *model) onPaste(content string) tea.Cmd {
 		}
 		return nil
 	}
+	if m.search != nil {
+		m.searchType(content)
+		return nil
+	}
 	n := strings.Count(strings.TrimRight(content, "\n"), "\n") + 1
 	if n > pasteChipLines {
 		m.pasteSeq++

@@ -32,6 +32,11 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.onDialogKey(k)
 	}
+	if m.search != nil {
+		if cmd, handled := m.onSearchKey(k); handled {
+			return cmd
+		}
+	}
 	if m.pick != nil {
 		return m.onPickerKey(k)
 	}
@@ -101,6 +106,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			m.tr.end()
 			return nil
 		}
+	case "ctrl+r":
+		m.startSearch()
+		return nil
 	case "ctrl+p":
 		m.historyPrev()
 		return nil

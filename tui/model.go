@@ -88,7 +88,8 @@ type model struct {
 	awaiting bool // Submit was called and its TurnStarted has not come yet
 
 	hist     history
-	arrow    arrows // what the last ↑/↓ did: a wheel notch sends several at once
+	arrow    arrows      // what the last ↑/↓ did: a wheel notch sends several at once
+	search   *histSearch // ctrl+r's history search while open
 	pastes   map[string]string
 	pasteSeq int
 
@@ -342,6 +343,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.scrollBy(wheelDelta(msg.Button))
 	case historyMsg:
 		m.hist.load(msg.entries)
+		if m.search != nil && m.search.query != "" {
+			m.search.pos = -1 // the indexes moved: look again from the newest
+			m.findOlder(len(m.hist.entries) - 1)
+		}
 	case filesMsg:
 		m.walking = false
 		m.files, m.filesErr = msg.files, msg.err

@@ -31,6 +31,9 @@ func (m *model) layout() {
 // chromeHeight is the number of rows below the transcript.
 func (m *model) chromeHeight() int {
 	h := 1 + 1 + m.input.Height() // status, rule, input
+	if m.search != nil {
+		h += 1 - m.input.Height() // the search line stands in for the input
+	}
 	if m.notice != "" || m.remember != "" {
 		h++
 	}
@@ -121,10 +124,17 @@ func (m *model) compose() tea.View {
 	}
 	b.WriteString(th.rule.Render(strings.Repeat("─", m.width)) + "\n")
 	inputTop := strings.Count(b.String(), "\n")
-	if !m.inputViewOK {
-		m.inputView, m.inputViewOK = m.input.View(), true
+	var searchX int
+	if m.search != nil {
+		var line string
+		line, searchX = m.searchView()
+		b.WriteString(line + "\n")
+	} else {
+		if !m.inputViewOK {
+			m.inputView, m.inputViewOK = m.input.View(), true
+		}
+		b.WriteString(m.inputView + "\n")
 	}
-	b.WriteString(m.inputView + "\n")
 	switch {
 	case m.remember != "":
 		b.WriteString(th.warn.Render(truncate("  "+m.rememberPrompt(), m.width)) + "\n")
@@ -146,6 +156,9 @@ func (m *model) compose() tea.View {
 	v.WindowTitle = "tern"
 	if c := m.input.Cursor(); c != nil && m.dlg == nil && m.pick == nil {
 		c.Y += inputTop
+		if m.search != nil {
+			c.X, c.Y = searchX, inputTop
+		}
 		v.Cursor = c
 	}
 	return v
