@@ -82,6 +82,8 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+g":
 		return m.openEditor()
+	case "ctrl+z":
+		return m.suspend()
 	case "enter":
 		return m.send()
 	case "pgup":

@@ -46,6 +46,8 @@ type model struct {
 	be     Backend
 	getenv func(string) string
 	clock  func() time.Time
+	// jobControl reports whether a shell can resume tern after ctrl+z.
+	jobControl func() bool
 
 	width, height int
 	rc            renderCtx
@@ -155,6 +157,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 		width:    80,
 		height:   24,
 	}
+	m.jobControl = shellJobControl
 	m.pricedModel = opts.Agent.Model()
 	m.noColor = getenv("NO_COLOR") != ""
 	switch opts.Theme {
@@ -341,6 +344,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onPaste(msg.Content)
 	case tea.MouseWheelMsg:
 		m.scrollBy(wheelDelta(msg.Button))
+	case tea.ResumeMsg:
+		cmd = m.onResume()
 	case historyMsg:
 		m.hist.load(msg.entries)
 		if m.search != nil && m.search.query != "" {

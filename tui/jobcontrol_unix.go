@@ -1,0 +1,27 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package tui
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// shellJobControl reports whether a shell with job control runs tern as a
+// foreground job: such a shell puts each job in a process group of its own
+// (so ours is not the session's) and makes it the terminal's foreground
+// group. Only then does a shell wait to resume tern with `fg`; a stopped
+// process with nobody to resume it would hang for good.
+func shellJobControl() bool {
+	fg, err := unix.IoctlGetInt(int(os.Stdin.Fd()), unix.TIOCGPGRP)
+	if err != nil {
+		return false
+	}
+	sid, err := unix.Getsid(0)
+	if err != nil {
+		return false
+	}
+	pgrp := unix.Getpgrp()
+	return fg == pgrp && pgrp != sid
+}
