@@ -83,7 +83,7 @@ func TestUnknownCommandKeepsDraft(t *testing.T) {
 			if !strings.Contains(screen(m), "did you mean") && !strings.Contains(screen(m), "/help lists") {
 				t.Errorf("notice not shown:\n%s", screen(m))
 			}
-			got, err := readHistory(historyPath(home))
+			got, err := readHistory(historyPath(home), "/work/project")
 			if err != nil || len(got) != 1 || got[0] != line {
 				t.Errorf("history file %q (%v), want the line", got, err)
 			}

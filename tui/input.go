@@ -122,7 +122,7 @@ func (m *model) send() tea.Cmd {
 		// Commands go into the history too, so a mistyped one can be fixed
 		// from there as well as in the input, which keeps it.
 		m.hist.add(value)
-		hcmd := appendHistory(m.opts.Home, value)
+		hcmd := m.appendHistory(value)
 		m.pal = nil
 		line := strings.TrimSpace(value)
 		if !knownCommand(line) {
@@ -143,7 +143,7 @@ func (m *model) send() tea.Cmd {
 	m.pal = nil
 	m.hist.reset()
 	m.hist.add(value)
-	hcmd := appendHistory(m.opts.Home, value)
+	hcmd := m.appendHistory(value)
 	if m.busy || m.queuePaused() {
 		// After an interrupt the new message waits behind the ones queued
 		// before it, and enter sends them all in order.

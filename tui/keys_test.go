@@ -379,7 +379,7 @@ func TestHistoryWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, fb := newTestModel(t, Options{Home: home})
-	step(m, loadHistory(home)())
+	step(m, m.loadHistory()())
 	typeText(m, "new")
 	press(m, keyEnter)
 	events(m, agent.Event{Kind: agent.EventTurnStarted}, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
@@ -406,7 +406,7 @@ func TestHistoryWalk(t *testing.T) {
 	if len(fb.sent()) != 1 {
 		t.Fatal("history walking sent something")
 	}
-	got, err := readHistory(filepath.Join(home, "history"))
+	got, err := readHistory(filepath.Join(home, "history"), "/work/project")
 	if err != nil {
 		t.Fatal(err)
 	}

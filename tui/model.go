@@ -205,7 +205,7 @@ func (m *model) Init() tea.Cmd {
 	cmds := []tea.Cmd{
 		m.replayed,
 		m.waitEvents(),
-		loadHistory(m.opts.Home),
+		m.loadHistory(),
 		tea.Raw(altScrollOn),
 		m.startResume(),
 		warmMarkdown(m.rc.th.md),

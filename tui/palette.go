@@ -263,7 +263,7 @@ func (m *model) complete(run bool) tea.Cmd {
 		m.input.Reset()
 		m.pal = nil
 		m.hist.add("/" + it.value)
-		return tea.Batch(appendHistory(m.opts.Home, "/"+it.value), m.runCommand("/"+it.value))
+		return tea.Batch(m.appendHistory("/"+it.value), m.runCommand("/"+it.value))
 	case palFiles:
 		if !ok {
 			if run {

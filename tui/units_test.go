@@ -249,11 +249,11 @@ func TestHistoryRoundTrip(t *testing.T) {
 	home := t.TempDir()
 	path := historyPath(home)
 	for _, p := range []string{"one", "two\nlines", `quote " and \`} {
-		if err := writeHistory(path, p); err != nil {
+		if err := writeHistory(path, "/work/a", p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := readHistory(path)
+	got, err := readHistory(path, "/work/a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,8 +263,52 @@ func TestHistoryRoundTrip(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("history file mode %v %v", info.Mode(), err)
 	}
-	if got, err := readHistory(filepath.Join(home, "none")); err != nil || got != nil {
+	if got, err := readHistory(filepath.Join(home, "none"), "/work/a"); err != nil || got != nil {
 		t.Fatalf("missing file: %q %v", got, err)
+	}
+}
+
+func TestHistoryPerWorkspace(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	path := historyPath(home)
+	// A line from before workspaces were recorded, then prompts of two
+	// workspaces interleaved, and a torn line.
+	if err := os.WriteFile(path, []byte("\"from before\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []struct{ ws, prompt string }{{"/work/a", "a1"}, {"/work/b", "b1"}, {"/work/a", "a2"}, {"/work/a/sub", "sub1"}} {
+		if err := writeHistory(path, l.ws, l.prompt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"workspace":"/work/a","pro` + "\n")
+	_ = f.Close()
+	tests := []struct {
+		ws   string
+		want []string
+	}{
+		{"/work/a", []string{"from before", "a1", "a2"}},
+		{"/work/b", []string{"from before", "b1"}},
+		{"/work/a/sub", []string{"from before", "sub1"}},
+		{"/elsewhere", []string{"from before"}},
+	}
+	for _, tt := range tests {
+		got, err := readHistory(path, tt.ws)
+		if err != nil || strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("%s: history %q (%v), want %q", tt.ws, got, err, tt.want)
+		}
+	}
+	// ↑ in a model walks its own workspace's prompts only.
+	m, _ := newTestModel(t, Options{Home: home, Workspace: "/work/b"})
+	step(m, m.loadHistory()())
+	press(m, keyUp)
+	if v := m.input.Value(); v != "b1" {
+		t.Fatalf("↑ in /work/b recalled %q", v)
 	}
 }
 
