@@ -1,6 +1,5 @@
 package tui
 
-
 // maxHistory bounds how many prompts are kept in memory.
 const maxHistory = 1000
 
