@@ -171,6 +171,7 @@ func (m *model) sendQueued() tea.Cmd {
 // dispatch starts a message: `!` runs a command, anything else goes to the
 // agent once its @-mentions are attached.
 func (m *model) dispatch(value string) tea.Cmd {
+	m.paused = false // a new turn: what gets queued during it goes on after it
 	if cmdline, ok := strings.CutPrefix(value, "!"); ok {
 		return m.runShell(strings.TrimSpace(cmdline))
 	}

@@ -103,6 +103,24 @@ func TestQueueUnpausedWhenEmptied(t *testing.T) {
 	}
 }
 
+func TestPauseEndsWithTheNextTurn(t *testing.T) {
+	t.Parallel()
+	m, fb := queueTwo(t)
+	press(m, keyEsc)
+	events(m, cancelled)
+	typeText(m, "/clear")
+	press(m, keyEnter) // drops the paused queue
+	typeText(m, "fresh")
+	press(m, keyEnter)
+	startTurn(m)
+	typeText(m, "follow-up")
+	press(m, keyEnter)
+	events(m, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+	if got := fb.sent(); strings.Join(got, "|") != "first|fresh|follow-up" {
+		t.Fatalf("sent %q: a message queued after the paused queue was dropped is held back", got)
+	}
+}
+
 func TestGoldenQueuePaused(t *testing.T) {
 	t.Parallel()
 	goldenRun(t, 80, 20, Options{}, func(tm *teatest.TestModel, fb *fakeBackend) {
