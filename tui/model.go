@@ -70,7 +70,7 @@ type model struct {
 	// lastInCompacted says lastIn is the agent's estimate of the next
 	// prompt after a compaction, not a request's usage.
 	lastInCompacted bool
-	meter     meter
+	meter           meter
 	// pricedModel is the model Options.Prices belong to: the first one.
 	pricedModel string
 	todo        []tools.TodoItem // the model's todo list, pinned above the input

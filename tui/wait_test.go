@@ -18,8 +18,8 @@ type waitStep struct {
 	after time.Duration
 }
 
-func at(d time.Duration) waitStep   { return waitStep{after: d} }
-func ev(e agent.Event) waitStep     { return waitStep{ev: e} }
+func at(d time.Duration) waitStep     { return waitStep{after: d} }
+func ev(e agent.Event) waitStep       { return waitStep{ev: e} }
 func kind(k agent.EventKind) waitStep { return ev(agent.Event{Kind: k}) }
 
 // TestStatusLineNamesEveryWait drives a turn through each wait and checks
