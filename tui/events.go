@@ -225,7 +225,12 @@ func (m *model) onRetry(r *agent.Retry) {
 // A retry with nothing to drop gets no notice: the status line counts it
 // down, and the transcript has nothing to correct.
 func retryNotice(r *agent.Retry) string {
-	msg := "↻ The answer broke off (" + retryCause(r) + ") and what it had streamed is dropped; "
+	cause := retryCause(r)
+	var pe *provider.Error
+	if errors.As(r.Err, &pe) && pe.Message != "" {
+		cause += ": " + sanitize.Clean(firstLine(pe.Message))
+	}
+	msg := "↻ The answer broke off (" + cause + ") and what it had streamed is dropped; "
 	next := fmt.Sprintf("attempt %d", r.Attempt)
 	if r.MaxAttempts > 0 {
 		next += fmt.Sprintf(" of %d", r.MaxAttempts)

@@ -138,7 +138,7 @@ func TestRetryNoticeSaysWhatHappened(t *testing.T) {
 		want  string // "" for no notice
 	}{
 		{"broke off midway", agent.Retry{Attempt: 2, MaxAttempts: 4, Wait: time.Second, Err: reset, Reason: reset.Error(), DiscardPartial: true},
-			"↻ The answer broke off (network error) and what it had streamed is dropped; attempt 2 of 4 starts in 1s."},
+			"↻ The answer broke off (network error: connection reset) and what it had streamed is dropped; attempt 2 of 4 starts in 1s."},
 		{"gateway status", agent.Retry{Attempt: 3, MaxAttempts: 4, Err: &provider.Error{Kind: provider.ErrServer, Status: 502}, DiscardPartial: true},
 			"↻ The answer broke off (502 gateway error) and what it had streamed is dropped; attempt 3 of 4 starts now."},
 		{"before anything streamed", agent.Retry{Attempt: 2, MaxAttempts: 4, Wait: 30 * time.Second, Err: reset}, ""},
