@@ -62,11 +62,12 @@ func (m *model) onWaitEvent(ev agent.Event) {
 		}
 	case agent.EventCompactionStarted:
 		m.wait.compacting = now
-	case agent.EventCompactionFinished:
+	case agent.EventCompactionFinished, agent.EventTurnFinished:
+		// A turn that ends mid-compaction leaves no compaction behind.
 		m.wait.compacting = time.Time{}
 		m.wait.enter(waitWorking, now)
 	case agent.EventToolCallReady, agent.EventApprovalRequested, agent.EventApprovalResolved,
-		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventTurnFinished, agent.EventError:
+		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError:
 		// The dialog and running tools are read from their own state.
 	}
 }
