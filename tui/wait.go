@@ -106,11 +106,14 @@ func (m *model) waitText() (text, short string) {
 		return "answering " + since(start), ""
 	case waitRetrying:
 		r := m.wait.retry
-		of := fmt.Sprintf("(attempt %d of %d)", r.Attempt, r.MaxAttempts)
+		of, ofShort := fmt.Sprintf("(attempt %d of %d)", r.Attempt, r.MaxAttempts), fmt.Sprintf("(%d/%d)", r.Attempt, r.MaxAttempts)
+		if r.MaxAttempts == 0 { // a limit nobody told
+			of, ofShort = fmt.Sprintf("(attempt %d)", r.Attempt), fmt.Sprintf("(%d)", r.Attempt)
+		}
 		if left := r.At.Sub(now); left > 0 {
 			secs := (left + time.Second - 1) / time.Second
 			in := fmt.Sprintf("retrying in %ds", secs)
-			return in + ": " + retryCause(r) + " " + of, fmt.Sprintf("%s (%d/%d)", in, r.Attempt, r.MaxAttempts)
+			return in + ": " + retryCause(r) + " " + of, in + " " + ofShort
 		}
 		// The wait is over: the attempt is out, nothing back yet.
 		return "sending… " + since(r.At) + " " + of, "sending… " + since(r.At)
