@@ -62,6 +62,10 @@ type Compaction struct {
 	BytesBefore, BytesAfter int
 	// Cancelled is true when the user stopped the compaction.
 	Cancelled bool
+	// TokensAfter estimates the next request's prompt once the summary
+	// replaced the conversation (set on success), so the context meter
+	// is right before that request reports its usage.
+	TokensAfter int
 }
 
 // compactInstruction asks the model for the summary. It opens with the
@@ -302,6 +306,7 @@ func (t *turn) compact(auto bool, focus string, tokens int) (Event, bool) {
 	info.Summary, info.Message = summary, text
 	info.Replaced, info.Kept = cut, len(kept)
 	info.BytesBefore, info.BytesAfter = conversationBytes(conv), conversationBytes(next[sys:])
+	info.TokensAfter = a.promptTokens()
 	return Event{Kind: EventCompactionFinished, Compaction: info}, true
 }
 

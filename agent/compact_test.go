@@ -128,6 +128,11 @@ func TestCompactKeepsPinnedContentAndShrinksTheNextRequest(t *testing.T) {
 	if c.Replaced+c.Kept+1 != len(before) || c.Kept != len(after)-2 || c.BytesAfter >= c.BytesBefore {
 		t.Fatalf("counts: %+v (before %d, after %d messages)", c, len(before), len(after))
 	}
+	// The estimate of the next prompt counts what is left (and the tool
+	// specs), not what was replaced.
+	if lo, hi := estimateTokens(after), estimateTokens(before); c.TokensAfter <= lo || c.TokensAfter >= hi {
+		t.Fatalf("TokensAfter = %d, want between %d (the messages left) and %d (the messages before)", c.TokensAfter, lo, hi)
+	}
 
 	h.turn("go on", nil)
 	reqs = h.prov.requests()

@@ -37,7 +37,9 @@ const (
 	EventToolFinished
 	// EventUsage carries the usage of one model request.
 	EventUsage
-	// EventRetrying says the model call failed and is being retried.
+	// EventRetrying says the model call failed and is being retried; Retry
+	// says when and why. Sent for the provider's retries before anything
+	// streamed and for the agent's after a broken stream.
 	EventRetrying
 	// EventTurnFinished closes a turn.
 	EventTurnFinished
@@ -156,11 +158,21 @@ type ToolResult struct {
 	Duration time.Duration
 }
 
-// Retry describes a failed model call that is being tried again.
+// Retry describes a failed model call that is being tried again: by the
+// provider, before anything streamed (DiscardPartial false), or by the
+// agent, after the answer broke off midway.
 type Retry struct {
-	Attempt int
-	Wait    time.Duration
-	Reason  string
+	// Attempt numbers the attempt about to be made, from 2; MaxAttempts is
+	// the last one that will be made.
+	Attempt, MaxAttempts int
+	// Wait is the time before the next attempt; At is when it starts, so a
+	// consumer counts down to a fixed moment whenever it draws.
+	Wait time.Duration
+	At   time.Time
+	// Err is the failure being retried, a *provider.Error for gateway
+	// failures; Reason is its text.
+	Err    error
+	Reason string
 	// DiscardPartial tells consumers to drop the text, reasoning and tool
 	// calls streamed by the failed attempt.
 	DiscardPartial bool

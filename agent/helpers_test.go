@@ -27,6 +27,9 @@ type script struct {
 	// quiet ends without a finish delta and without an error, breaking the
 	// Stream contract, to check the agent's own guard.
 	quiet bool
+	// retried are the waits the provider announces through the context's
+	// trace before it answers, as a provider that retried would.
+	retried []provider.Retrying
 }
 
 // fakeProvider replays scripts, one per request, and records the requests.
@@ -48,6 +51,11 @@ func (p *fakeProvider) Stream(ctx context.Context, req provider.Request) (provid
 	s := p.scripts[0]
 	if len(p.scripts) > 1 || !p.repeat {
 		p.scripts = p.scripts[1:]
+	}
+	if tr := provider.TraceFrom(ctx); tr != nil && tr.Retrying != nil {
+		for _, r := range s.retried {
+			tr.Retrying(r)
+		}
 	}
 	if s.startErr != nil {
 		return nil, s.startErr

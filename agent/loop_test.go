@@ -355,7 +355,7 @@ func TestRetriedTurns(t *testing.T) {
 			evs := h.turn("hi", nil)
 			wantKinds(t, evs, tc.want...)
 			r := eventsOf(evs, kRetry)[0].Retry
-			if r.Attempt != 1 || r.DiscardPartial != tc.discard || r.Wait != time.Millisecond || r.Reason == "" {
+			if r.Attempt != 2 || r.MaxAttempts != defaultMaxRetries+1 || r.DiscardPartial != tc.discard || r.Wait != time.Millisecond || r.Reason == "" {
 				t.Errorf("retry = %+v", r)
 			}
 			fin := finishOf(t, evs)

@@ -83,7 +83,8 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 		}
 		wait := t.a.backoff(try, at.err)
 		t.emit(Event{Kind: EventRetrying, Retry: &Retry{
-			Attempt: try, Wait: wait, Reason: at.err.Error(), DiscardPartial: at.streamed,
+			Attempt: try + 1, MaxAttempts: t.a.maxRetries + 1, Wait: wait, At: time.Now().Add(wait),
+			Err: at.err, Reason: at.err.Error(), DiscardPartial: at.streamed,
 		}})
 		timer := time.NewTimer(wait)
 		select {
@@ -99,7 +100,7 @@ func (t *turn) callModel(req provider.Request) (*attempt, error) {
 // they arrive.
 func (t *turn) streamOnce(req provider.Request) *attempt {
 	at := &attempt{sent: time.Now()}
-	s, err := t.a.opts.Provider.Stream(t.ctx, req)
+	s, err := t.a.opts.Provider.Stream(provider.WithTrace(t.ctx, t.trace()), req)
 	if err != nil {
 		at.err = err
 		return at
@@ -223,4 +224,19 @@ func (a *Agent) commitIDs(local map[string]bool) {
 	for id := range local {
 		a.ids[id] = true
 	}
+}
+
+// trace turns the provider's retries, made before anything streamed, into
+// EventRetrying, so a wait the gateway asked for is shown, not a spinner.
+func (t *turn) trace() *provider.Trace {
+	return &provider.Trace{Retrying: func(r provider.Retrying) {
+		var err error
+		reason := ""
+		if r.Err != nil {
+			err, reason = r.Err, r.Err.Error()
+		}
+		t.emit(Event{Kind: EventRetrying, Retry: &Retry{
+			Attempt: r.Attempt, MaxAttempts: r.MaxAttempts, Wait: r.Wait, At: r.At, Err: err, Reason: reason,
+		}})
+	}}
 }

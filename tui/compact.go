@@ -151,9 +151,10 @@ func (m *model) onCompactionFinished(ev agent.Event) tea.Cmd {
 			b.stats = fmt.Sprintf("%d messages replaced by this summary, %d kept as they were · %s → %s of text",
 				c.Replaced, c.Kept, fmtBytes(c.BytesBefore), fmtBytes(c.BytesAfter))
 		}
-		// The last request's size no longer says how full the window is;
-		// the next request tells.
-		m.lastIn = 0
+		// The last request's size no longer says how full the window is:
+		// the agent's estimate of the next prompt does, until that request
+		// reports its usage (none from a log written before it was kept).
+		m.lastIn, m.lastInCompacted = c.TokensAfter, c.TokensAfter > 0
 	}
 	m.tr.changed(b)
 	if !m.compacting {

@@ -148,6 +148,8 @@ func (m *model) contextLines(ci ContextInfo) []string {
 	}
 	note := fmt.Sprintf("  ~ estimated at %d bytes per token", bytesPerToken)
 	switch {
+	case m.lastIn > 0 && m.lastInCompacted:
+		note += fmt.Sprintf("; since the compaction the next request is estimated at ~%s tokens", kilo(m.lastIn))
 	case m.lastIn > 0 && m.meter.lastEstimated:
 		note += fmt.Sprintf("; the last request used ~%s tokens (estimated: the gateway reported none)", kilo(m.lastIn))
 	case m.lastIn > 0:
@@ -192,7 +194,7 @@ func contextRow(label, tokens string, tok, window, barWidth int, style func(...s
 func (m *model) contextStatus() string {
 	window, assumed := m.modelWindow()
 	pct := min(999, m.lastIn*100/window)
-	text := "ctx " + approx(m.meter.lastEstimated, fmt.Sprintf("%d%%", pct))
+	text := "ctx " + approx(m.meter.lastEstimated || m.lastInCompacted, fmt.Sprintf("%d%%", pct))
 	if assumed {
 		text += " of " + kilo(window) + " assumed"
 	}

@@ -31,6 +31,7 @@ func (m *model) onEvents(msg eventsMsg) tea.Cmd {
 
 // onEvent applies one agent event.
 func (m *model) onEvent(ev agent.Event) tea.Cmd {
+	m.onWaitEvent(ev)
 	switch ev.Kind {
 	case agent.EventTurnStarted:
 		m.busy, m.stopping = true, false
@@ -112,7 +113,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.usage = m.usage.Add(ev.Usage)
 		m.meter.add(ev.Usage, ev.Response, m.prices())
 		if ev.Usage.PromptTokens > 0 {
-			m.lastIn = ev.Usage.PromptTokens + ev.Usage.CompletionTokens
+			m.lastIn, m.lastInCompacted = ev.Usage.PromptTokens+ev.Usage.CompletionTokens, false
 		}
 		return m.lookupWindow()
 	case agent.EventRequest:
@@ -213,14 +214,31 @@ func (m *model) onRetry(r *agent.Retry) {
 			}
 		}
 	}
-	msg := fmt.Sprintf("↻ retrying (attempt %d)", r.Attempt)
+	if !r.DiscardPartial {
+		return
+	}
+	m.tr.add(&noticeBlock{lines: []string{m.rc.th.warn.Render(retryNotice(r))}})
+}
+
+// retryNotice says, for the transcript, that an answer broke off midway,
+// that what it had streamed is dropped, and when the next attempt starts.
+// A retry with nothing to drop gets no notice: the status line counts it
+// down, and the transcript has nothing to correct.
+func retryNotice(r *agent.Retry) string {
+	cause := retryCause(r)
+	var pe *provider.Error
+	if errors.As(r.Err, &pe) && pe.Message != "" {
+		cause += ": " + sanitize.Clean(firstLine(pe.Message))
+	}
+	msg := "↻ The answer broke off (" + cause + ") and what it had streamed is dropped; "
+	next := fmt.Sprintf("attempt %d", r.Attempt)
+	if r.MaxAttempts > 0 {
+		next += fmt.Sprintf(" of %d", r.MaxAttempts)
+	}
 	if r.Wait > 0 {
-		msg += " in " + fmtDuration(r.Wait)
+		return msg + next + " starts in " + fmtDuration(r.Wait) + "."
 	}
-	if r.Reason != "" {
-		msg += ": " + sanitize.Clean(r.Reason)
-	}
-	m.tr.add(&noticeBlock{lines: []string{m.rc.th.warn.Render(msg)}})
+	return msg + next + " starts now."
 }
 
 // onTurnFinished closes the turn and sends a queued message, if any.

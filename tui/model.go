@@ -61,6 +61,7 @@ type model struct {
 
 	busy      bool // a turn (or a `!` command) is running
 	turnStart time.Time
+	wait      waitState // what the turn waits for, for the status line
 	answer    *assistantBlock
 	thinking  *reasoningBlock
 	cards     map[string]*toolCard
@@ -68,7 +69,10 @@ type model struct {
 	streamed  map[block]bool
 	usage     provider.Usage
 	lastIn    int // prompt tokens of the last request, for the context meter
-	meter     meter
+	// lastInCompacted says lastIn is the agent's estimate of the next
+	// prompt after a compaction, not a request's usage.
+	lastInCompacted bool
+	meter           meter
 	// pricedModel is the model Options.Prices belong to: the first one.
 	pricedModel string
 	todo        []tools.TodoItem // the model's todo list, pinned above the input

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -170,6 +169,25 @@ type statusPart struct {
 	text  string
 	keep  int
 	right bool
+	// short replaces text before any part is dropped, when set.
+	short string
+}
+
+// keepFigures is the keep value from which a part is a figure (token
+// counts, context use) or more important: parts that have a short form
+// take it before one of those is dropped.
+const keepFigures = 3
+
+// shorten replaces the parts that have a short form by it, and reports
+// whether there was any.
+func shorten(parts []statusPart) bool {
+	done := false
+	for i, p := range parts {
+		if p.short != "" {
+			parts[i].text, parts[i].short, done = p.short, "", true
+		}
+	}
+	return done
 }
 
 // statusLine shows the model, policy, workspace, usage and activity.
@@ -197,13 +215,9 @@ func (m *model) statusLine() string {
 	}
 	switch {
 	case m.busy:
-		elapsed := m.rc.now.Sub(m.turnStart).Truncate(time.Second)
-		state := "working"
-		switch {
-		case m.stopping:
-			state = "stopping"
-		case m.dlg != nil:
-			state = "waiting for you"
+		wait, waitShort := m.waitText()
+		if waitShort != "" {
+			waitShort = th.info.Render(m.rc.spin + " " + waitShort)
 		}
 		hint := "esc interrupts"
 		if m.dlg != nil {
@@ -216,8 +230,8 @@ func (m *model) statusLine() string {
 			hint = "ctrl+c interrupts" // esc leaves the transcript view
 		}
 		parts = append(parts,
-			statusPart{text: th.info.Render(fmt.Sprintf("%s %s %s", m.rc.spin, state, elapsed)), keep: 10, right: true},
-			statusPart{text: hint, keep: 4, right: true})
+			statusPart{text: th.info.Render(m.rc.spin + " " + wait), short: waitShort, keep: 10, right: true},
+			statusPart{text: hint, keep: 2, right: true})
 	case m.rc.now.Sub(m.quitAt) < quitWindow:
 		parts = append(parts, statusPart{text: th.warn.Render("ctrl+c again to quit"), keep: 10, right: true})
 	default:
@@ -246,6 +260,9 @@ func (m *model) statusLine() string {
 			if p.keep < parts[drop].keep {
 				drop = i
 			}
+		}
+		if parts[drop].keep >= keepFigures && shorten(parts) {
+			continue // a shorter state before a figure goes
 		}
 		parts = append(parts[:drop], parts[drop+1:]...)
 	}

@@ -33,7 +33,7 @@ func TestTmuxResumePicker(t *testing.T) {
 		s.typeText(prompt)
 		s.keys("Enter")
 		s.waitText(tmuxTimeout, "answer to: "+prompt)
-		s.waitFor("the turn to end", tmuxTimeout, func(scr string) bool { return !strings.Contains(scr, "working") })
+		s.waitFor("the turn to end", tmuxTimeout, func(scr string) bool { return !turnRunning(scr) })
 		s.typeText("/exit")
 		s.keys("Enter")
 		s.waitFor("tern to quit", tmuxTimeout, func(scr string) bool { return !strings.Contains(scr, "answer to: "+prompt) })
@@ -74,7 +74,7 @@ func TestTmuxResumePicker(t *testing.T) {
 	if strings.Join(users, "|") != "alpha prompt|gamma prompt" {
 		t.Errorf("the request after resuming carries the user messages %q, want alpha's history and gamma", users)
 	}
-	s.waitFor("the turn to end", tmuxTimeout, func(scr string) bool { return !strings.Contains(scr, "working") })
+	s.waitFor("the turn to end", tmuxTimeout, func(scr string) bool { return !turnRunning(scr) })
 	s.typeText("/exit")
 	s.keys("Enter")
 	s.waitText(tmuxTimeout, "EXITED 0")

@@ -263,7 +263,7 @@ func approveEdit(t *testing.T, s *tmuxServer, release chan<- struct{}, key strin
 	t.Helper()
 	s.typeText("fix the typo in notes.txt")
 	s.keys("Enter")
-	scr := s.waitText(tmuxTimeout, "• fix the typo", "working")
+	scr := s.waitText(tmuxTimeout, "• fix the typo", "answering")
 	// Rendered, not raw: the list items have bullets.
 	for _, want := range []string{"Plan", "• read notes.txt", "• fix the typo"} {
 		if !strings.Contains(scr, want) {
@@ -364,7 +364,7 @@ func TestTmux(t *testing.T) {
 			t.Errorf("esc took %v to close the stream, want ≤ 1s", took)
 		}
 		scr := s.waitText(tmuxTimeout, "interrupted")
-		if !strings.Contains(scr, "word5") || strings.Contains(scr, "working") {
+		if !strings.Contains(scr, "word5") || turnRunning(scr) {
 			t.Errorf("after esc the partial answer is gone or the turn still runs:\n%s", scr)
 		}
 	})

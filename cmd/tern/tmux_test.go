@@ -142,6 +142,19 @@ func (s *tmuxServer) waitFor(what string, timeout time.Duration, ok func(screen 
 	}
 }
 
+// turnRunning reports whether the status line (the screen's last line
+// with text) names a wait of a running turn.
+func turnRunning(scr string) bool {
+	lines := strings.Split(strings.TrimRight(scr, " \n"), "\n")
+	status := lines[len(lines)-1]
+	for _, w := range []string{"working", "sending…", "answering", "retrying in", "waiting for you", "running ", "compacting", "stopping"} {
+		if strings.Contains(status, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // waitText waits until the screen shows every one of texts.
 func (s *tmuxServer) waitText(timeout time.Duration, texts ...string) string {
 	s.t.Helper()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -100,6 +101,9 @@ func (s *stream) backoff(err *provider.Error) *provider.Error {
 		return err
 	}
 	d := backoff(s.p.cfg.BaseBackoff, s.attempt, err.RetryAfter, s.p.jitter)
+	if tr := provider.TraceFrom(s.ctx); tr != nil && tr.Retrying != nil {
+		tr.Retrying(provider.Retrying{Attempt: s.attempt + 1, MaxAttempts: s.p.cfg.MaxAttempts, Wait: d, At: time.Now().Add(d), Err: err})
+	}
 	if werr := s.p.wait(s.ctx, d); werr != nil {
 		return s.p.classify(s.ctx, werr, nil, s.req.Model)
 	}

@@ -61,7 +61,12 @@ func progressLine(ev agent.Event) string {
 		if ev.Retry == nil {
 			return "↻ retrying"
 		}
-		return fmt.Sprintf("↻ retrying in %s (attempt %d): %s", ev.Retry.Wait.Round(100*time.Millisecond), ev.Retry.Attempt, firstLine(ev.Retry.Reason))
+		r := ev.Retry
+		of := fmt.Sprintf("attempt %d", r.Attempt)
+		if r.MaxAttempts > 0 {
+			of += fmt.Sprintf(" of %d", r.MaxAttempts)
+		}
+		return fmt.Sprintf("↻ retrying in %s (%s): %s", r.Wait.Round(100*time.Millisecond), of, firstLine(r.Reason))
 	case agent.EventError:
 		msg := ev.Text
 		if ev.Err != nil {

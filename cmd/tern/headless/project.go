@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/ternhq/tern/agent"
@@ -159,10 +160,14 @@ func (p *Projector) Project(ev agent.Event) []Message {
 		}
 		return nil
 	case agent.EventRetrying:
-		if ev.Retry != nil && ev.Retry.DiscardPartial {
+		r := ev.Retry
+		if r == nil {
+			return nil
+		}
+		if r.DiscardPartial {
 			p.discard()
 		}
-		return nil
+		return []Message{p.retrying(r)}
 	case agent.EventTurnFinished:
 		return p.finish(ev.Finish)
 	case agent.EventError:
@@ -398,6 +403,25 @@ func decisionName(d agent.DecisionKind) string {
 		return "cancelled"
 	}
 	return "denied"
+}
+
+// retrying is the request.retrying line of a retry.
+func (p *Projector) retrying(r *agent.Retry) RequestRetrying {
+	kind := "agent"
+	if k := provider.KindOf(r.Err); k != 0 {
+		kind = k.String()
+	}
+	msg := r.Reason
+	if r.Err != nil {
+		msg = r.Err.Error()
+	}
+	return RequestRetrying{
+		Type: TypeRequestRetrying, Version: Version, Turn: p.turn,
+		Attempt: r.Attempt, MaxAttempts: r.MaxAttempts,
+		// Milliseconds are precision enough, and keep the line short.
+		DelayS: math.Round(r.Wait.Seconds()*1000) / 1000,
+		Error:  ErrorInfo{Kind: kind, Message: msg},
+	}
 }
 
 func errorInfo(f *agent.Finish) ErrorInfo {

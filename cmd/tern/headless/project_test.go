@@ -55,7 +55,8 @@ func measured(p, c, cached int, ttft time.Duration, estimated bool) agent.Event 
 		Response: &agent.ResponseInfo{Estimated: estimated, FirstToken: ttft, Duration: ttft + time.Second}}
 }
 func retrying(discard bool) agent.Event {
-	return agent.Event{Kind: agent.EventRetrying, Turn: 1, Retry: &agent.Retry{Attempt: 2, Wait: time.Second, Reason: "server (HTTP 502): bad gateway", DiscardPartial: discard}}
+	err := &provider.Error{Kind: provider.ErrServer, Status: 502, Message: "bad gateway"}
+	return agent.Event{Kind: agent.EventRetrying, Turn: 1, Retry: &agent.Retry{Attempt: 2, MaxAttempts: 4, Wait: time.Second, Err: err, Reason: err.Error(), DiscardPartial: discard}}
 }
 func turnFinished(r agent.FinishReason, steps int, err error) agent.Event {
 	return agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: r, Steps: steps, Err: err}}

@@ -23,6 +23,7 @@ const (
 	TypeTurnFailed        = "turn.failed"
 	TypeRequestCompleted  = "request.completed"
 	TypeContextCompacted  = "context.compacted"
+	TypeRequestRetrying   = "request.retrying"
 )
 
 // The public item types.
@@ -211,6 +212,22 @@ type RequestCompleted struct {
 	DurationMS   int64  `json:"duration_ms"`
 }
 
+// RequestRetrying says a model request failed and is tried again after a
+// wait, so a reader can tell a rate limit from a hang.
+type RequestRetrying struct {
+	Type    string `json:"type"`
+	Version int    `json:"version"`
+	Turn    int    `json:"turn"`
+	// Attempt numbers the attempt about to be made, from 2; MaxAttempts
+	// is the last one that will be made.
+	Attempt     int `json:"attempt"`
+	MaxAttempts int `json:"max_attempts"`
+	// DelayS is the wait before it, in seconds.
+	DelayS float64 `json:"delay_s"`
+	// Error is why the previous attempt failed.
+	Error ErrorInfo `json:"error"`
+}
+
 // ContextCompacted says the conversation before the last few turns was
 // replaced by a summary, so later requests send less: automatically, at the
 // context threshold, or because the gateway said the request was too long.
@@ -271,3 +288,6 @@ func (RequestCompleted) MessageType() string { return TypeRequestCompleted }
 
 // MessageType implements Message.
 func (ContextCompacted) MessageType() string { return TypeContextCompacted }
+
+// MessageType implements Message.
+func (RequestRetrying) MessageType() string { return TypeRequestRetrying }

@@ -114,7 +114,7 @@ func TestRunProgressOnlyWhenAsked(t *testing.T) {
 	if out != "All green.\n" {
 		t.Errorf("stdout = %q", out)
 	}
-	for _, want := range []string{`→ run_shell {"command":"go test ./..."}`, "↻ retrying in 1s (attempt 2)", "✓ run_shell ok"} {
+	for _, want := range []string{`→ run_shell {"command":"go test ./..."}`, "↻ retrying in 1s (attempt 2 of 4): server (HTTP 502): bad gateway", "✓ run_shell ok"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
