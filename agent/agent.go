@@ -49,6 +49,11 @@ type Options struct {
 	TernHome string
 	// MaxSteps limits the model requests of one turn; default 50.
 	MaxSteps int
+	// MaxRepeats is how many identical tool calls (same name and
+	// arguments) end a turn; from the third the call is not run and the
+	// model is told it repeats itself. 0 means DefaultMaxRepeats, negative
+	// turns the guard off.
+	MaxRepeats int
 	// System is the system prompt; build it with BuildSystemPrompt. Empty
 	// sends no system message.
 	System string

@@ -85,11 +85,21 @@ func (t *turn) runCalls(calls []*preparedCall) error {
 			}
 		}
 		var res ToolResult
+		var guarded *ToolResult
+		if stopped == nil && t.ctx.Err() == nil {
+			var err error
+			if guarded, err = t.repeats.note(pc); err != nil {
+				stopped, res = err, notRunStopped(err)
+			}
+		}
 		switch {
+		case res.Status != 0:
 		case stopped != nil:
 			res = notRunStopped(stopped)
 		case t.ctx.Err() != nil:
 			res = t.notRunCancelled()
+		case guarded != nil:
+			res = *guarded
 		default:
 			res = t.execute(pc)
 		}

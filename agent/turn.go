@@ -31,6 +31,8 @@ type turn struct {
 	// overflowed is set once a request refused as too long for the window
 	// made the turn compact; it does so at most once.
 	overflowed bool
+	// repeats is the loop guard: it counts the turn's identical calls.
+	repeats repeats
 }
 
 // runTurn runs one turn to its end on Run's goroutine.
@@ -47,7 +49,7 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 	a.pending = nil
 	a.turns++
-	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spend{budget: a.opts.Budget}}
+	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spend{budget: a.opts.Budget}, repeats: newRepeats(a.opts.MaxRepeats)}
 	a.mu.Unlock()
 	if d := t.spent.budget.MaxDuration; d > 0 {
 		var stop context.CancelFunc
