@@ -136,6 +136,9 @@ type Agent struct {
 	compactHold                bool
 	// plan is plan mode's state (see EnterPlan).
 	plan planState
+	// reverted is what the next user message tells the model /undo or a
+	// code rewind put back (see NoteReverted).
+	reverted reverted
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
@@ -371,6 +374,7 @@ func (a *Agent) Reset() error {
 	a.messages = a.initialMessages()
 	a.opts.Workspace.Files = tools.NewFileState()
 	a.resetPlanNoteLocked()
+	a.reverted = reverted{} // the new conversation never saw those edits
 	a.lastPrompt, a.lastPromptMsgs = 0, 0
 	return nil
 }

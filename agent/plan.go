@@ -91,8 +91,16 @@ func (a *Agent) AcceptPlan() error {
 
 // SplitPlanNote separates a plan-mode note (PlanEnterNote or PlanLeaveNote)
 // from the user's text of a prompt, so interfaces can show the prompt as
-// typed; note is "" when the prompt has none.
+// typed; note is "" when the prompt has none. A revert note (see
+// NoteReverted) is not the user's text either: text is without it.
 func SplitPlanNote(prompt string) (note, text string) {
+	note, text = splitPlanOnly(prompt)
+	text, _ = cutRevertNote(text)
+	return note, text
+}
+
+// splitPlanOnly cuts the plan-mode note alone.
+func splitPlanOnly(prompt string) (note, text string) {
 	for _, n := range []string{PlanEnterNote, PlanLeaveNote} {
 		if rest, ok := strings.CutPrefix(prompt, n+"\n\n"); ok {
 			return n, rest
@@ -101,9 +109,12 @@ func SplitPlanNote(prompt string) (note, text string) {
 	return "", prompt
 }
 
-// takePlanNoteLocked puts the pending plan-mode note before a user
-// message, once. a.mu must be held.
+// takePlanNoteLocked puts the pending notes before a user message, once:
+// the plan-mode note, then the revert note. a.mu must be held.
 func (a *Agent) takePlanNoteLocked(text string) string {
+	if n := a.takeRevertNoteLocked(); n != "" {
+		text = n + "\n\n" + text
+	}
 	if a.plan.note == "" {
 		return text
 	}

@@ -139,9 +139,11 @@ func (m *model) policyLabel() string {
 }
 
 // promptBlock shows a prompt the agent reports (a resumed session's, or
-// one sent for us): plan mode's notes to the model become a chip.
+// one sent for us): plan mode's notes and the note about reverted files
+// become chips.
 func promptBlock(text string) *userBlock {
 	chip := ""
+	reverted := agent.HasRevertNote(text)
 	note, text := agent.SplitPlanNote(text)
 	switch note {
 	case agent.PlanEnterNote:
@@ -155,6 +157,9 @@ func promptBlock(text string) *userBlock {
 	b := &userBlock{text: sanitize.Clean(text)}
 	if chip != "" {
 		b.chips = []string{chip}
+	}
+	if reverted {
+		b.chips = append(b.chips, "files reverted")
 	}
 	return b
 }

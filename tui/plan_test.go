@@ -167,6 +167,7 @@ func TestPromptBlockShowsPlanNotesAsChips(t *testing.T) {
 		{agent.PlanLeaveNote + "\n\n" + agent.PlanAccepted, "Plan accepted: carry it out.", "plan mode over"},
 		{agent.PlanLeaveNote + "\n\nnow do it", "now do it", "plan mode over"},
 		{"plain", "plain", ""},
+		{agent.RevertNotePrefix + " The user undid your file changes.\n\nnow add tests", "now add tests", "files reverted"},
 	} {
 		b := promptBlock(tc.text)
 		chip := ""

@@ -244,6 +244,10 @@ func (s *switcher) afterRewind(res *session.RewindResult, err error, what string
 		return nil, err
 	}
 	sw := &tui.Switch{ID: s.log.ID()}
+	if res.Mode == session.CodeOnly {
+		// The conversation still holds the edits the files lost.
+		tellReverted(s.agent, res)
+	}
 	if res.Mode != session.CodeOnly {
 		if herr := s.agent.SetHistory(res.State.Messages); herr != nil {
 			return nil, fmt.Errorf("give the agent the rewound conversation: %w", herr)
