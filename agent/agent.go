@@ -401,7 +401,7 @@ func (a *Agent) request() provider.Request {
 	return provider.Request{
 		Model:       a.model,
 		Messages:    append([]provider.Message(nil), a.messages...),
-		Tools:       a.specs,
+		Tools:       a.toolSpecsLocked(),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,
 	}

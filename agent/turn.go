@@ -31,6 +31,9 @@ type turn struct {
 	// overflowed is set once a request refused as too long for the window
 	// made the turn compact; it does so at most once.
 	overflowed bool
+	// proposed is set once the model proposed a plan (propose_plan): the
+	// turn ends after its calls, for the user to answer.
+	proposed bool
 	// repeats is the loop guard: it counts the turn's identical calls.
 	repeats repeats
 }
@@ -154,6 +157,9 @@ func (t *turn) loop() Finish {
 		}
 		if err := t.runCalls(calls); err != nil {
 			return t.finish(FinishFailed, err)
+		}
+		if t.proposed {
+			return t.finish(FinishDone, nil)
 		}
 		if t.ctx.Err() != nil {
 			return t.finish(FinishCancelled, nil)
