@@ -80,7 +80,7 @@ type model struct {
 	planning     bool
 	planOffer    bool
 	planProposed bool
-	stopping   bool
+	stopping     bool
 
 	pending []*agent.ApprovalRequest
 	dlg     *dialog

@@ -50,7 +50,7 @@ type toolCard struct {
 	note     string // why it was denied or auto-decided
 	exitCode int
 	expanded bool
-	shell    bool // a `!` command the user ran, not a model call
+	shell    bool   // a `!` command the user ran, not a model call
 	plan     string // propose_plan: the plan, Markdown, shown whole
 }
 
