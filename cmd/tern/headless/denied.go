@@ -18,7 +18,8 @@ type denials struct {
 	// byPolicy counts the calls the policy left to an approval nobody could
 	// give; always counts the always-ask commands among them.
 	byPolicy, always int
-	shell            bool
+	// shell and edit say which kinds of call the policy denied.
+	shell, edit bool
 }
 
 // requested notes a call denied because it needed approval, and returns
@@ -35,7 +36,9 @@ func (d *denials) requested(req *agent.ApprovalRequest) string {
 		d.always++
 	case req.Kind == tools.KindShell:
 		d.shell = true
-	case req.Kind == tools.KindRead, req.Kind == tools.KindEdit:
+	case req.Kind == tools.KindEdit:
+		d.edit = true
+	case req.Kind == tools.KindRead:
 	}
 	return deniedLine(req.Call, why)
 }
@@ -65,9 +68,13 @@ func (d *denials) total() string {
 	var hint string
 	switch d.policy {
 	case agent.PolicyAsk:
-		hint = "use --approval auto-edit or allow rules"
-		if d.shell {
+		switch {
+		case d.shell && d.edit:
 			hint = "use --approval auto-edit (edits) or full-auto (commands), or allow rules"
+		case d.shell:
+			hint = "use --approval full-auto or allow rules"
+		default:
+			hint = "use --approval auto-edit or allow rules"
 		}
 	case agent.PolicyAutoEdit:
 		hint = "use --approval full-auto or allow rules"

@@ -85,8 +85,8 @@ func TestRunReportsDeniedCalls(t *testing.T) {
 			unwanted: []string{"? approval needed", "decided: denied"},
 		},
 		{
-			name: "ask, --json", policy: agent.PolicyAsk, calls: []deniedCall{rm}, json: true,
-			want: []string{`denied run_shell "rm x": needs approval under policy "ask"`, `tern run: 1 call denied by policy "ask"`},
+			name: "ask, --json, a command", policy: agent.PolicyAsk, calls: []deniedCall{rm}, json: true,
+			want: []string{`denied run_shell "rm x": needs approval under policy "ask"`, `tern run: 1 call denied by policy "ask": use --approval full-auto or allow rules`},
 		},
 		{
 			name: "auto-edit, an always-ask command", policy: agent.PolicyAutoEdit, calls: []deniedCall{push},
