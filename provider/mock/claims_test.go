@@ -186,6 +186,11 @@ func TestOfflinePlanScene(t *testing.T) {
 			t.Errorf("the plan lacks %q:\n%s", w, plan)
 		}
 	}
+	// A request that names no file plans on the entry point.
+	p = playTurn(t, a, "log every request", agent.AllowOnce)
+	if got := strings.Join(p.calls, ","); got != "list_files,read_file cmd/demo/main.go,propose_plan" {
+		t.Fatalf("plan turn without a file: %s", got)
+	}
 	// A later message in plan mode carries no note: it still plans.
 	p = playTurn(t, a, "also document it", agent.AllowOnce)
 	if got := strings.Join(p.calls, ","); !strings.HasSuffix(got, "propose_plan") || strings.Contains(p.final, "offline mode") {

@@ -50,7 +50,8 @@ func planStep(t turn) answer {
 const proposePlanTool = "propose_plan"
 
 // relevantFile is the listed file whose name shares a word with the
-// request, else the README, else the first file.
+// request, else the entry point (the shallowest main.go), else the README,
+// else the first file.
 func relevantFile(request string, files []string) string {
 	for _, tok := range tokenize(request) {
 		w := strings.Trim(tok.norm, "-")
@@ -63,6 +64,15 @@ func relevantFile(request string, files []string) string {
 				return f
 			}
 		}
+	}
+	entry := ""
+	for _, f := range files {
+		if path.Base(f) == "main.go" && (entry == "" || strings.Count(f, "/") < strings.Count(entry, "/")) {
+			entry = f
+		}
+	}
+	if entry != "" {
+		return entry
 	}
 	if r := findReadme(files); r != "" {
 		return r
