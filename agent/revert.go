@@ -32,6 +32,17 @@ func (a *Agent) NoteReverted(restored, removed []string) {
 	a.reverted.restored = slices.DeleteFunc(a.reverted.restored, func(p string) bool { return slices.Contains(removed, p) })
 }
 
+// ForgetReverted takes paths off the pending revert note: undoing the
+// revert put them back as the model left them, so there is nothing to
+// tell about them.
+func (a *Agent) ForgetReverted(paths []string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	drop := func(p string) bool { return slices.Contains(paths, p) }
+	a.reverted.restored = slices.DeleteFunc(a.reverted.restored, drop)
+	a.reverted.removed = slices.DeleteFunc(a.reverted.removed, drop)
+}
+
 func mergePaths(have, add []string) []string {
 	for _, p := range add {
 		if p != "" && !slices.Contains(have, p) {

@@ -54,6 +54,21 @@ func TestRevertNoteOpensTheNextMessageOnce(t *testing.T) {
 			want: []string{PlanEnterNote + "\n\n" + RevertNotePrefix},
 		},
 		{name: "nothing reverted", before: func(*Agent) {}},
+		{
+			name: "an undone undo leaves nothing to tell",
+			before: func(a *Agent) {
+				a.NoteReverted([]string{"a.go"}, []string{"new.go"})
+				a.ForgetReverted([]string{"a.go", "new.go"})
+			},
+		},
+		{
+			name: "an undone undo of one file keeps the other",
+			before: func(a *Agent) {
+				a.NoteReverted([]string{"a.go", "b.go"}, nil)
+				a.ForgetReverted([]string{"a.go"})
+			},
+			want: []string{"restored to how they were before your edits: b.go."},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -277,6 +277,12 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		_ = log.close()
 		return nil, err
 	}
+	if res != nil {
+		if restored, removed := session.Reverted(res.log); len(restored)+len(removed) > 0 {
+			// Reverted, and tern ended before the next message told the model.
+			a.NoteReverted(restored, removed)
+		}
+	}
 	if modelChange {
 		log.recorder.ModelChanged(model)
 	}
