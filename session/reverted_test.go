@@ -13,8 +13,8 @@ func TestReverted(t *testing.T) {
 	restoredBy := func(seq int64, p string) Body { return Checkpoint{Path: p, Hash: "h1", After: "h0", Rewind: seq} }
 	removedBy := func(seq int64, p string) Body { return Checkpoint{Path: p, Hash: "h1", After: Absent, Rewind: seq} }
 	for _, tc := range []struct {
-		name                  string
-		bodies                []Body // record i has seq i+1
+		name                   string
+		bodies                 []Body // record i has seq i+1
 		wantRestored, wantGone string
 	}{
 		{"nothing reverted", []Body{user(1), edit("a.go")}, "", ""},
