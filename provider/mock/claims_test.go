@@ -251,3 +251,14 @@ func longGo() string {
 	}
 	return b.String()
 }
+
+// TestOfflineTourPassesTheLoopGuard tours a workspace of two files: reading
+// them again and again must not look like a model stuck in a loop.
+func TestOfflineTourPassesTheLoopGuard(t *testing.T) {
+	t.Parallel()
+	a := startAgent(t, writeFiles(t, map[string]string{"a.go": mainGo, "b.go": mainGo}), nil)
+	p := playTurn(t, a, "tour", agent.AllowOnce)
+	if p.finish != agent.FinishDone || len(p.calls) != 1+18 || !strings.Contains(p.final, "## Tour") {
+		t.Fatalf("tour ended %v after %d calls:\n%s", p.finish, len(p.calls), p.final)
+	}
+}
