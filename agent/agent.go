@@ -49,6 +49,11 @@ type Options struct {
 	TernHome string
 	// MaxSteps limits the model requests of one turn; default 50.
 	MaxSteps int
+	// MaxRepeats is how many identical tool calls (same name and
+	// arguments) end a turn; from the third the call is not run and the
+	// model is told it repeats itself. 0 means DefaultMaxRepeats, negative
+	// turns the guard off.
+	MaxRepeats int
 	// System is the system prompt; build it with BuildSystemPrompt. Empty
 	// sends no system message.
 	System string
@@ -131,6 +136,9 @@ type Agent struct {
 	compactHold                bool
 	// plan is plan mode's state (see EnterPlan).
 	plan planState
+	// reverted is what the next user message tells the model /undo or a
+	// code rewind put back (see NoteReverted).
+	reverted reverted
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
@@ -366,6 +374,7 @@ func (a *Agent) Reset() error {
 	a.messages = a.initialMessages()
 	a.opts.Workspace.Files = tools.NewFileState()
 	a.resetPlanNoteLocked()
+	a.reverted = reverted{} // the new conversation never saw those edits
 	a.lastPrompt, a.lastPromptMsgs = 0, 0
 	return nil
 }
@@ -392,7 +401,7 @@ func (a *Agent) request() provider.Request {
 	return provider.Request{
 		Model:       a.model,
 		Messages:    append([]provider.Message(nil), a.messages...),
-		Tools:       a.specs,
+		Tools:       a.toolSpecsLocked(),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,
 	}

@@ -79,6 +79,7 @@ func (a *Agent) SetHistory(ms []provider.Message) error {
 	a.noteIDsLocked(ms)
 	a.opts.Workspace.Files = tools.NewFileState()
 	a.resetPlanNoteLocked()
+	a.reverted = reverted{} // this conversation is told by its own log
 	a.lastPrompt, a.lastPromptMsgs = 0, 0
 	return nil
 }

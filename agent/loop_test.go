@@ -392,7 +392,9 @@ func TestDefaultBackoff(t *testing.T) {
 func TestStepLimit(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.MaxSteps = 3 }, calls("read_file", `{"path":"a"}`))
+	// The same call each time: the loop guard is off so the step limit
+	// alone stops the turn.
+	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.MaxSteps, o.MaxRepeats = 3, -1 }, calls("read_file", `{"path":"a"}`))
 	h.prov.repeat = true
 	evs := h.turn("loop forever", nil)
 	one := []EventKind{kCall, kReady, kUsage, kRunning, kDone}

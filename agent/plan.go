@@ -10,6 +10,10 @@ import "strings"
 const (
 	// PlanEnterNote opens the first user message sent in plan mode.
 	PlanEnterNote = "[Plan mode] You are in plan mode: read and search the code as much as you need, but edits, file writes and shell commands are refused. " +
+		"Work out what has to change, then present a concise, numbered plan (the files to change and how, and how to check the result) with the " + ProposePlanTool + " tool and stop there: the user will accept it or ask for changes."
+	// legacyPlanEnterNote is PlanEnterNote before propose_plan existed;
+	// older session logs hold it.
+	legacyPlanEnterNote = "[Plan mode] You are in plan mode: read and search the code as much as you need, but edits, file writes and shell commands are refused. " +
 		"Work out what has to change, then present a concise, numbered plan (the files to change and how, and how to check the result) and stop there: the user will accept it or ask for changes."
 	// PlanLeaveNote opens the first user message sent after plan mode ends.
 	PlanLeaveNote = "[Plan mode is over] Edits, file writes and shell commands are allowed again, under the user's approval policy."
@@ -76,9 +80,14 @@ func (a *Agent) PlanPolicy() Policy {
 }
 
 // AcceptPlan ends plan mode and asks the model to carry out the plan it
-// presented; it returns what Submit returns (ErrBusy while a turn runs,
-// and plan mode then stays on).
-func (a *Agent) AcceptPlan() error {
+// presented, under the policy in force before plan mode; it returns what
+// Submit returns (ErrBusy while a turn runs, and plan mode then stays on).
+func (a *Agent) AcceptPlan() error { return a.AcceptPlanWith(0) }
+
+// AcceptPlanWith is AcceptPlan carrying the plan out under policy p
+// instead (0: the policy in force before plan mode), as when the user
+// accepts a plan "with auto-edit".
+func (a *Agent) AcceptPlanWith(p Policy) error {
 	a.mu.Lock()
 	busy := a.busy
 	a.mu.Unlock()
@@ -86,24 +95,41 @@ func (a *Agent) AcceptPlan() error {
 		return ErrBusy
 	}
 	a.LeavePlan()
+	if p != 0 {
+		a.SetPolicy(p)
+	}
 	return a.Submit(PlanAccepted)
 }
 
 // SplitPlanNote separates a plan-mode note (PlanEnterNote or PlanLeaveNote)
 // from the user's text of a prompt, so interfaces can show the prompt as
-// typed; note is "" when the prompt has none.
+// typed; note is "" when the prompt has none. A revert note (see
+// NoteReverted) is not the user's text either: text is without it.
 func SplitPlanNote(prompt string) (note, text string) {
-	for _, n := range []string{PlanEnterNote, PlanLeaveNote} {
+	note, text = splitPlanOnly(prompt)
+	text, _ = cutRevertNote(text)
+	return note, text
+}
+
+// splitPlanOnly cuts the plan-mode note alone.
+func splitPlanOnly(prompt string) (note, text string) {
+	for _, n := range []string{PlanEnterNote, PlanLeaveNote, legacyPlanEnterNote} {
 		if rest, ok := strings.CutPrefix(prompt, n+"\n\n"); ok {
+			if n == legacyPlanEnterNote {
+				n = PlanEnterNote
+			}
 			return n, rest
 		}
 	}
 	return "", prompt
 }
 
-// takePlanNoteLocked puts the pending plan-mode note before a user
-// message, once. a.mu must be held.
+// takePlanNoteLocked puts the pending notes before a user message, once:
+// the plan-mode note, then the revert note. a.mu must be held.
 func (a *Agent) takePlanNoteLocked(text string) string {
+	if n := a.takeRevertNoteLocked(); n != "" {
+		text = n + "\n\n" + text
+	}
 	if a.plan.note == "" {
 		return text
 	}

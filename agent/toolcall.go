@@ -44,7 +44,7 @@ func (t *turn) prepareCalls(at *attempt) []*preparedCall {
 		tc := complete[k]
 		k++
 		pc := &preparedCall{call: &Call{ID: started.ID, Name: tc.Name}, raw: tc.Arguments}
-		tool, ok := t.a.opts.Tools.Get(tc.Name)
+		tool, ok := t.a.lookupTool(tc.Name)
 		var hasParam func(string) bool
 		if ok {
 			pc.tool = tool
@@ -85,11 +85,21 @@ func (t *turn) runCalls(calls []*preparedCall) error {
 			}
 		}
 		var res ToolResult
+		var guarded *ToolResult
+		if stopped == nil && t.ctx.Err() == nil {
+			var err error
+			if guarded, err = t.repeats.note(pc); err != nil {
+				stopped, res = err, notRunStopped(err)
+			}
+		}
 		switch {
+		case res.Status != 0:
 		case stopped != nil:
 			res = notRunStopped(stopped)
 		case t.ctx.Err() != nil:
 			res = t.notRunCancelled()
+		case guarded != nil:
+			res = *guarded
 		default:
 			res = t.execute(pc)
 		}
@@ -97,6 +107,9 @@ func (t *turn) runCalls(calls []*preparedCall) error {
 		// and the card: credentials in it are redacted here.
 		res.Output, res.Summary = tools.Redact(res.Output), tools.Redact(res.Summary)
 		t.a.appendMessages(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output))
+		if pc.call.Name == ProposePlanTool && res.Status == tools.StatusOK {
+			t.proposed = true
+		}
 		t.emit(Event{Kind: EventToolFinished, Call: pc.call, Result: &res})
 	}
 	return stopped

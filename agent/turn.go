@@ -31,6 +31,11 @@ type turn struct {
 	// overflowed is set once a request refused as too long for the window
 	// made the turn compact; it does so at most once.
 	overflowed bool
+	// proposed is set once the model proposed a plan (propose_plan): the
+	// turn ends after its calls, for the user to answer.
+	proposed bool
+	// repeats is the loop guard: it counts the turn's identical calls.
+	repeats repeats
 }
 
 // runTurn runs one turn to its end on Run's goroutine.
@@ -47,7 +52,7 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 	a.pending = nil
 	a.turns++
-	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spend{budget: a.opts.Budget}}
+	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spend{budget: a.opts.Budget}, repeats: newRepeats(a.opts.MaxRepeats)}
 	a.mu.Unlock()
 	if d := t.spent.budget.MaxDuration; d > 0 {
 		var stop context.CancelFunc
@@ -152,6 +157,9 @@ func (t *turn) loop() Finish {
 		}
 		if err := t.runCalls(calls); err != nil {
 			return t.finish(FinishFailed, err)
+		}
+		if t.proposed {
+			return t.finish(FinishDone, nil)
 		}
 		if t.ctx.Err() != nil {
 			return t.finish(FinishCancelled, nil)

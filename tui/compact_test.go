@@ -75,8 +75,11 @@ func (f *featureBackend) PlanPolicy() agent.Policy {
 	return f.Policy()
 }
 
-func (f *featureBackend) AcceptPlan() error {
+func (f *featureBackend) AcceptPlanWith(p agent.Policy) error {
 	f.LeavePlan()
+	if p != 0 {
+		f.SetPolicy(p)
+	}
 	f.fmu.Lock()
 	f.accepted++
 	f.fmu.Unlock()

@@ -34,7 +34,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 	m.onWaitEvent(ev)
 	switch ev.Kind {
 	case agent.EventTurnStarted:
-		m.busy, m.stopping = true, false
+		m.busy, m.stopping, m.planProposed = true, false, false
 		m.turnStart = m.rc.now
 		if !m.awaiting { // a turn we did not start: show what it asks
 			m.tr.add(promptBlock(ev.Text))
@@ -100,6 +100,9 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		c := m.card(ev.Call)
 		if ev.Result != nil {
 			c.finish(ev.Result)
+			if c.name == agent.ProposePlanTool && ev.Result.Status == tools.StatusOK {
+				m.planProposed = true
+			}
 			if c.name == todoTool && ev.Result.Status == tools.StatusOK {
 				args := c.raw
 				if ev.Call != nil && len(ev.Call.Args) > 0 {

@@ -79,12 +79,14 @@ type model struct {
 	remember    string           // a `#` line waiting for y to go into AGENTS.md
 	// compacting is true while /compact runs; compactB shows the running
 	// compaction. planning mirrors the agent's plan mode; planOffer asks
-	// whether to accept the plan the model presented.
-	compacting bool
-	compactB   *compactBlock
-	planning   bool
-	planOffer  bool
-	stopping   bool
+	// whether to accept the plan the model presented; planProposed says
+	// the running turn presented one (propose_plan).
+	compacting   bool
+	compactB     *compactBlock
+	planning     bool
+	planOffer    bool
+	planProposed bool
+	stopping     bool
 
 	pending []*agent.ApprovalRequest
 	dlg     *dialog

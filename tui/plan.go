@@ -14,7 +14,7 @@ type planner interface {
 	LeavePlan() agent.Policy
 	Planning() bool
 	PlanPolicy() agent.Policy
-	AcceptPlan() error
+	AcceptPlanWith(p agent.Policy) error
 }
 
 // cmdPlan runs /plan [request]: it enters plan mode (and sends the request,
@@ -55,10 +55,14 @@ func (m *model) leavePlan(p planner) {
 	m.setNotice("left plan mode · approval policy: "+pol.String(), false)
 }
 
-// offerPlan opens the accept offer when a turn in plan mode ended with the
-// model's answer, and nothing the user typed is waiting to be sent.
+// offerPlan opens the accept offer when a turn in plan mode ended after
+// the model presented a plan (propose_plan), and nothing the user typed is
+// waiting to be sent: an answer without a plan (a question, a refusal)
+// offers nothing to carry out.
 func (m *model) offerPlan(reason agent.FinishReason) {
-	if !m.planning || reason != agent.FinishDone || len(m.queued) > 0 {
+	proposed := m.planProposed
+	m.planProposed = false
+	if !m.planning || reason != agent.FinishDone || !proposed || len(m.queued) > 0 {
 		return
 	}
 	if p, ok := m.be.(planner); !ok || !p.Planning() {
@@ -68,7 +72,8 @@ func (m *model) offerPlan(reason agent.FinishReason) {
 	m.planOffer = true
 }
 
-// onPlanOfferKey answers the offer: enter or y accepts, n keeps planning,
+// onPlanOfferKey answers the offer: 1, enter or y accepts under the policy
+// from before plan mode, 2 accepts with auto-edit, 3 or n keeps planning,
 // esc leaves plan mode. Any other key keeps planning and goes on to the
 // input (handled is false), so typing a correction just works.
 func (m *model) onPlanOfferKey(key string) (tea.Cmd, bool) {
@@ -77,14 +82,18 @@ func (m *model) onPlanOfferKey(key string) (tea.Cmd, bool) {
 		m.planOffer = false
 		return nil, false
 	}
+	var policy agent.Policy // 0: the policy from before plan mode
 	switch key {
-	case "enter", "y", "Y":
+	case "2":
+		policy = agent.PolicyAutoEdit
+		fallthrough
+	case "1", "enter", "y", "Y":
 		m.planOffer = false
 		if m.busy {
 			m.setNotice("the agent is working: accept the plan when it is done", true)
 			return nil, true
 		}
-		if err := p.AcceptPlan(); err != nil {
+		if err := p.AcceptPlanWith(policy); err != nil {
 			m.setNotice("plan: "+err.Error(), true)
 			return nil, true
 		}
@@ -94,7 +103,7 @@ func (m *model) onPlanOfferKey(key string) (tea.Cmd, bool) {
 		m.turnStart = m.rc.now
 		m.setNotice("plan accepted · approval policy: "+m.be.Policy().String(), false)
 		return m.scheduleFrame(spinnerEvery), true
-	case "n", "N":
+	case "3", "n", "N":
 		m.planOffer = false
 		m.setNotice("still planning: say what to change in the plan", false)
 		return nil, true
@@ -118,7 +127,8 @@ func (m *model) planOfferView() []string {
 	bar := th.accent.Render("▌") + " "
 	return []string{
 		bar + th.bold.Render(truncate("The model presented a plan. Carry it out?", m.width-2)),
-		bar + truncate("enter/y accept (policy back to "+m.planPrevPolicy()+") · n keep planning · esc leave plan mode", m.width-2),
+		bar + truncate("1 accept, policy "+m.planPrevPolicy()+" · 2 accept with auto-edit · 3 keep planning", m.width-2),
+		bar + th.dim.Render(truncate("enter accepts · esc leaves plan mode · typing keeps planning", m.width-2)),
 	}
 }
 
@@ -139,9 +149,11 @@ func (m *model) policyLabel() string {
 }
 
 // promptBlock shows a prompt the agent reports (a resumed session's, or
-// one sent for us): plan mode's notes to the model become a chip.
+// one sent for us): plan mode's notes and the note about reverted files
+// become chips.
 func promptBlock(text string) *userBlock {
 	chip := ""
+	reverted := agent.HasRevertNote(text)
 	note, text := agent.SplitPlanNote(text)
 	switch note {
 	case agent.PlanEnterNote:
@@ -155,6 +167,9 @@ func promptBlock(text string) *userBlock {
 	b := &userBlock{text: sanitize.Clean(text)}
 	if chip != "" {
 		b.chips = []string{chip}
+	}
+	if reverted {
+		b.chips = append(b.chips, "files reverted")
 	}
 	return b
 }

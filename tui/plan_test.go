@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -12,14 +13,26 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
 )
+
+// proposal is the events of the model presenting a plan with propose_plan.
+func proposal(id, plan string) []agent.Event {
+	args, _ := json.Marshal(map[string]string{"plan": plan})
+	call := &agent.Call{ID: id, Name: agent.ProposePlanTool, Args: args}
+	return []agent.Event{
+		{Kind: agent.EventToolCallStarted, Call: &agent.Call{ID: id, Name: agent.ProposePlanTool}},
+		{Kind: agent.EventToolCallReady, Call: call},
+		{Kind: agent.EventToolRunning, Call: call},
+		{Kind: agent.EventToolFinished, Call: call, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "plan proposed"}},
+	}
+}
 
 // presentPlan runs a plan-mode turn that ends with the model's plan.
 func presentPlan(m *model) {
-	events(m,
-		agent.Event{Kind: agent.EventTurnStarted, Text: agent.PlanEnterNote + "\n\nadd a --verbose flag"},
-		agent.Event{Kind: agent.EventTextDelta, Text: "1. Add the flag in flags.go\n2. Log in run.go\n3. Run the tests"},
-		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+	evs := []agent.Event{{Kind: agent.EventTurnStarted, Text: agent.PlanEnterNote + "\n\nadd a --verbose flag"}}
+	evs = append(evs, proposal("p1", "1. Add the flag in flags.go\n2. Log in run.go\n3. Run the tests")...)
+	events(m, append(evs, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})...)
 }
 
 func TestPlanModeOfferAccept(t *testing.T) {
@@ -40,7 +53,8 @@ func TestPlanModeOfferAccept(t *testing.T) {
 	}
 	presentPlan(m)
 	above := strings.Join(aboveInput(m), "\n")
-	if !strings.Contains(above, "The model presented a plan. Carry it out?") || !strings.Contains(above, "policy back to auto-edit") {
+	if !strings.Contains(above, "The model presented a plan. Carry it out?") || !strings.Contains(above, "1 accept, policy auto-edit") ||
+		!strings.Contains(above, "2 accept with auto-edit") || !strings.Contains(above, "3 keep planning") {
 		t.Fatalf("no offer above the input:\n%s", above)
 	}
 	press(m, keyRuneY)
@@ -90,15 +104,81 @@ func TestPlanModeOfferKeepAndLeave(t *testing.T) {
 	}
 }
 
-func TestPlanOfferOnlyAfterADoneTurn(t *testing.T) {
+func TestPlanOfferOnlyWhenAPlanWasProposed(t *testing.T) {
+	t.Parallel()
+	text := agent.Event{Kind: agent.EventTextDelta, Text: "Which flag do you mean: --verbose or --debug?"}
+	for _, tc := range []struct {
+		name   string
+		turn   []agent.Event
+		reason agent.FinishReason
+		want   bool
+	}{
+		{"a plan proposed", proposal("p1", "1. Add the flag"), agent.FinishDone, true},
+		{"an answer without a plan", []agent.Event{text}, agent.FinishDone, false},
+		{"a plan, then interrupted", proposal("p1", "1. Add the flag"), agent.FinishCancelled, false},
+		{"interrupted", nil, agent.FinishCancelled, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, _ := newFeatureModel(t, Options{})
+			typeText(m, "/plan")
+			press(m, keyEnter)
+			evs := append([]agent.Event{{Kind: agent.EventTurnStarted, Text: "x"}}, tc.turn...)
+			events(m, append(evs, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: tc.reason}})...)
+			if m.planOffer != tc.want {
+				t.Fatalf("offer %v, want %v", m.planOffer, tc.want)
+			}
+			// The next turn starts afresh: an answer alone offers nothing.
+			events(m, agent.Event{Kind: agent.EventTurnStarted, Text: "y"}, text,
+				agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+			if m.planOffer && !tc.want {
+				t.Fatal("offered a plan the next turn did not propose")
+			}
+		})
+	}
+}
+
+func TestPlanOfferChoices(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		key        tea.KeyPressMsg
+		accepted   int
+		wantPolicy agent.Policy
+		planning   bool
+	}{
+		{tea.KeyPressMsg{Code: '1', Text: "1"}, 1, agent.PolicyAsk, false},
+		{keyEnter, 1, agent.PolicyAsk, false},
+		{tea.KeyPressMsg{Code: '2', Text: "2"}, 1, agent.PolicyAutoEdit, false},
+		{tea.KeyPressMsg{Code: '3', Text: "3"}, 0, agent.PolicyReadOnly, true},
+	} {
+		t.Run(tc.key.String(), func(t *testing.T) {
+			t.Parallel()
+			m, fb := newFeatureModel(t, Options{})
+			typeText(m, "/plan")
+			press(m, keyEnter)
+			presentPlan(m)
+			press(m, tc.key)
+			if fb.accepted != tc.accepted || fb.Policy() != tc.wantPolicy || fb.Planning() != tc.planning || m.planOffer {
+				t.Fatalf("accepted %d, policy %v, planning %v, offer %v", fb.accepted, fb.Policy(), fb.Planning(), m.planOffer)
+			}
+		})
+	}
+}
+
+func TestPlanCardShowsThePlan(t *testing.T) {
 	t.Parallel()
 	m, _ := newFeatureModel(t, Options{})
 	typeText(m, "/plan")
 	press(m, keyEnter)
-	events(m, agent.Event{Kind: agent.EventTurnStarted, Text: "x"},
-		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishCancelled}})
-	if m.planOffer {
-		t.Fatal("offered a plan after an interrupted turn")
+	presentPlan(m)
+	s := screen(m)
+	for _, want := range []string{"Plan", "Add the flag in flags.go", "Log in run.go", "Run the tests"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the plan card lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "propose_plan") {
+		t.Errorf("the card shows the tool's name, not the plan's:\n%s", s)
 	}
 }
 
@@ -155,7 +235,9 @@ func planOffer(t *testing.T, tm *teatest.TestModel, fb *featureBackend) {
 	tm.Type("/plan add a --verbose flag")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "plan (read-only)")
-	fb.ch <- agent.Event{Kind: agent.EventTextDelta, Text: "1. Add the flag in `flags.go`\n2. Log each step in `run.go`\n3. Run `go test ./...`"}
+	for _, ev := range proposal("p1", "1. Add the flag in `flags.go`\n2. Log each step in `run.go`\n3. Run `go test ./...`") {
+		fb.ch <- ev
+	}
 	fb.ch <- agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}}
 	waitFor(t, tm, "Carry it out?")
 }
@@ -167,6 +249,7 @@ func TestPromptBlockShowsPlanNotesAsChips(t *testing.T) {
 		{agent.PlanLeaveNote + "\n\n" + agent.PlanAccepted, "Plan accepted: carry it out.", "plan mode over"},
 		{agent.PlanLeaveNote + "\n\nnow do it", "now do it", "plan mode over"},
 		{"plain", "plain", ""},
+		{agent.RevertNotePrefix + " The user undid your file changes.\n\nnow add tests", "now add tests", "files reverted"},
 	} {
 		b := promptBlock(tc.text)
 		chip := ""

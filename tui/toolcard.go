@@ -50,7 +50,8 @@ type toolCard struct {
 	note     string // why it was denied or auto-decided
 	exitCode int
 	expanded bool
-	shell    bool // a `!` command the user ran, not a model call
+	shell    bool   // a `!` command the user ran, not a model call
+	plan     string // propose_plan: the plan, Markdown, shown whole
 }
 
 func (c *toolCard) cacheRef() *cache { return &c.cache }
@@ -64,6 +65,8 @@ func (c *toolCard) setArgs(raw json.RawMessage) {
 	c.args, c.raw = m, raw
 	str := func(k string) string { s, _ := m[k].(string); return sanitize.Visible(s) }
 	switch c.name {
+	case agent.ProposePlanTool:
+		c.plan = sanitize.Clean(str("plan"))
 	case "run_shell":
 		c.command = str("command")
 		c.main = firstLine(c.command)
@@ -239,8 +242,11 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 	open := d.open()
 	th := rc.th
 	name := c.name
-	if c.shell {
+	switch {
+	case c.shell:
 		name = "shell"
+	case c.name == agent.ProposePlanTool:
+		name = "Plan"
 	}
 	head := th.accent.Render(c.icon()) + " " + th.cardTitle.Render(name)
 	state := c.stateText(rc)
@@ -257,6 +263,11 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 		}
 	}
 	switch {
+	case c.plan != "":
+		// The plan is what the user decides on: shown whole, as Markdown.
+		for _, l := range planLines(rc, c.plan, body) {
+			out = append(out, indent+l)
+		}
 	case c.state == cardAwaiting:
 		// The approval dialog shows the whole preview.
 	case c.diff != "" && (c.name == "edit_file" || c.name == "write_file"):
@@ -331,4 +342,14 @@ func (c *toolCard) tail(rc *renderCtx, text string, width int, d cardDetail) []s
 		out = append(out, "  "+bar+truncate(l, width-2))
 	}
 	return out
+}
+
+// planLines renders a proposed plan's Markdown for width columns.
+func planLines(rc *renderCtx, plan string, width int) []string {
+	if r := rc.md(width); r != nil {
+		if lines, err := r.Lines(plan); err == nil {
+			return lines
+		}
+	}
+	return wrap(plan, width)
 }

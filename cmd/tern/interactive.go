@@ -88,7 +88,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 	}
 	opts.ContinueUnrecorded = a.unrecorded
 	if a.log != nil {
-		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undo
+		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undoFor(a.Agent.Agent)
 		opts.Sessions = &switcher{log: a.log, agent: a.Agent.Agent, workspace: a.Workspace, hash: toolsHash(a.Registry), redact: a.Redact, window: a.Agent.window}
 		opts.ResumeAtStart, opts.ResumeFork = a.Pick, a.Pick && a.PickFork
 	}

@@ -366,9 +366,21 @@ func (l *sessionLog) diff(ctx context.Context) (string, error) {
 	return b.String(), nil
 }
 
-// undo reverts the last turn's file changes, for /undo. Without force it
-// stops at files changed outside tern and returns *tui.UndoConflicts.
-func (l *sessionLog) undo(ctx context.Context, force bool) (string, error) {
+// reverter is told which files a revert put back, so the model hears of
+// it with the next message; *agent.Agent is one.
+type reverter interface {
+	NoteReverted(restored, removed []string)
+}
+
+// undoFor is /undo for the agent ag.
+func (l *sessionLog) undoFor(ag reverter) func(ctx context.Context, force bool) (string, error) {
+	return func(ctx context.Context, force bool) (string, error) { return l.undo(ctx, force, ag) }
+}
+
+// undo reverts the last turn's file changes, for /undo, and tells ag which
+// files it put back. Without force it stops at files changed outside tern
+// and returns *tui.UndoConflicts.
+func (l *sessionLog) undo(ctx context.Context, force bool, ag reverter) (string, error) {
 	choice := session.ConflictsStop
 	if force {
 		choice = session.ConflictsOverwrite
@@ -384,9 +396,18 @@ func (l *sessionLog) undo(ctx context.Context, force bool) (string, error) {
 	case errors.Is(err, session.ErrNothingToUndo):
 		return "", err // says which turn and why
 	case err != nil:
+		tellReverted(ag, res)
 		return "", fmt.Errorf("undo: %w", err)
 	}
+	tellReverted(ag, res)
 	return undoSummary(res), nil
+}
+
+// tellReverted tells ag what a code revert put back, if anything.
+func tellReverted(ag reverter, res *session.RewindResult) {
+	if res != nil && len(res.Restored)+len(res.Removed) > 0 {
+		ag.NoteReverted(res.Restored, res.Removed)
+	}
 }
 
 // undoSummary says in one line what an undo put back.
@@ -399,5 +420,8 @@ func undoSummary(res *session.RewindResult) string {
 		parts = append(parts, "removed "+strings.Join(res.Removed, ", "))
 	}
 	parts = append(parts, res.Notes...)
+	if len(res.Restored)+len(res.Removed) > 0 {
+		parts = append(parts, "your next message tells the model")
+	}
 	return strings.Join(parts, "; ")
 }

@@ -183,7 +183,8 @@ func TestSessionLogDiffUndoExport(t *testing.T) {
 	if err := os.WriteFile(abs, []byte("mine\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = log.undo(ctx, false)
+	told := &toldReverts{}
+	_, err = log.undo(ctx, false, told)
 	var uc *tui.UndoConflicts
 	if !errors.As(err, &uc) || len(uc.Paths) != 1 || uc.Paths[0] != "a.txt" {
 		t.Fatalf("undo without force: %v", err)
@@ -191,9 +192,15 @@ func TestSessionLogDiffUndoExport(t *testing.T) {
 	if got, _ := os.ReadFile(abs); string(got) != "mine\n" {
 		t.Errorf("a stopped undo changed a.txt to %q", got)
 	}
-	summary, err := log.undo(ctx, true)
+	if len(told.restored) != 0 {
+		t.Errorf("a stopped undo told the model %v was reverted", told.restored)
+	}
+	summary, err := log.undo(ctx, true, told)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Join(told.restored, ",") != "a.txt" || len(told.removed) != 0 || !strings.Contains(summary, "your next message tells the model") {
+		t.Errorf("undo told the model restored %v removed %v; summary %q", told.restored, told.removed, summary)
 	}
 	if !strings.Contains(summary, "turn 1") || !strings.Contains(summary, "a.txt") {
 		t.Errorf("undo summary %q", summary)
@@ -201,4 +208,12 @@ func TestSessionLogDiffUndoExport(t *testing.T) {
 	if got, _ := os.ReadFile(abs); string(got) != "old\n" {
 		t.Errorf("after undo a.txt = %q, want old", got)
 	}
+}
+
+// toldReverts records what a revert told the agent.
+type toldReverts struct{ restored, removed []string }
+
+func (r *toldReverts) NoteReverted(restored, removed []string) {
+	r.restored = append(r.restored, restored...)
+	r.removed = append(r.removed, removed...)
 }

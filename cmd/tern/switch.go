@@ -89,6 +89,9 @@ func (s *switcher) Open(_ context.Context, id string, fork bool) (*tui.Switch, e
 		discard(w, fork)
 		return nil, err
 	}
+	if restored, removed := session.Reverted(loaded); len(restored)+len(removed) > 0 {
+		s.agent.NoteReverted(restored, removed) // reverted, and tern ended before the next message told the model
+	}
 	notices := s.redactAll(st.Warnings)
 	if err := s.log.switchTo(w, st.LastTurn, &st); err != nil {
 		notices = append(notices, s.redact(err.Error()))
@@ -208,6 +211,10 @@ func (s *switcher) Rewind(ctx context.Context, turn int, mode tui.RewindMode, c 
 		sm = session.CodeOnly
 	}
 	res, err := s.log.rewinder.Rewind(ctx, turn, sm, conflictChoice(c))
+	if sm == session.CodeOnly {
+		// The conversation still holds the edits the files lost.
+		tellReverted(s.agent, res)
+	}
 	sw, err := s.afterRewind(res, err, fmt.Sprintf("%s to before turn %d", rewoundWhat(sm), turn))
 	if sw != nil && sw.Replay != nil {
 		sw.Prompt = prompt
@@ -218,6 +225,10 @@ func (s *switcher) Rewind(ctx context.Context, turn int, mode tui.RewindMode, c 
 // UndoRewind reverses the last rewind or /undo.
 func (s *switcher) UndoRewind(ctx context.Context, c tui.ConflictChoice) (*tui.Switch, error) {
 	res, err := s.log.rewinder.UndoRewind(ctx, conflictChoice(c))
+	if res != nil && res.Mode == session.CodeOnly {
+		// The files are back as the model left them: nothing to tell.
+		s.agent.ForgetReverted(append(append([]string(nil), res.Restored...), res.Removed...))
+	}
 	what := "undid the last rewind"
 	if res != nil {
 		what = fmt.Sprintf("undid the last rewind (%s to before turn %d)", rewoundWhat(res.Mode), res.Turn)

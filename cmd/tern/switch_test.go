@@ -283,4 +283,20 @@ func TestSwitcherRewindConflicts(t *testing.T) {
 	if _, err := os.Stat(abs); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a.txt, created in the turn, still exists: %v", err)
 	}
+	// The conversation still holds the write: the next message says the
+	// file is gone.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go f.agent.Run(runCtx)
+	if err := f.agent.Submit("go on"); err != nil {
+		t.Fatal(err)
+	}
+	ev := <-f.agent.Events()
+	if ev.Kind != agent.EventTurnStarted || !agent.HasRevertNote(ev.Text) ||
+		!strings.Contains(ev.Text, "removed (you had created them): a.txt") || !strings.HasSuffix(ev.Text, "\n\ngo on") {
+		t.Errorf("the message after a code rewind is %q", ev.Text)
+	}
+	stop()
+	for range f.agent.Events() {
+	}
 }

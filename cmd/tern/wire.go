@@ -261,6 +261,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		SkipApprovals: cfg.SkipApprovals.V,
 		TernHome:      cfg.Home.V,
 		MaxSteps:      cfg.MaxSteps.V,
+		MaxRepeats:    maxRepeats(cfg.MaxRepeats.V),
 		System:        system,
 		History:       history,
 		Grants:        grants,
@@ -275,6 +276,12 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if err != nil {
 		_ = log.close()
 		return nil, err
+	}
+	if res != nil {
+		if restored, removed := session.Reverted(res.log); len(restored)+len(removed) > 0 {
+			// Reverted, and tern ended before the next message told the model.
+			a.NoteReverted(restored, removed)
+		}
 	}
 	if modelChange {
 		log.recorder.ModelChanged(model)
@@ -328,6 +335,15 @@ func compactThreshold(pct int) int {
 		return -1
 	}
 	return pct
+}
+
+// maxRepeats converts max_repeats (0: the loop guard is off) to the
+// agent's MaxRepeats (negative: off, 0: its default).
+func maxRepeats(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // noLimit converts a config wait (0: no limit) to the provider's (negative:

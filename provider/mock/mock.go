@@ -25,10 +25,16 @@ type Options struct {
 	ChunkSize int
 }
 
-// DefaultOptions returns the options cmd/tern uses: about 300 characters a
-// second after a short first-token pause.
+// interactiveChunk is the largest chunk DefaultOptions streams: a few
+// tokens per update, like a fast gateway.
+const interactiveChunk = 20
+
+// DefaultOptions returns the options cmd/tern uses: about 1,500 characters
+// a second after a short first-token pause, so the welcome answer streams
+// in under 2 s and the long scene in about 4 s (TestStreamingPace): fast
+// enough to read on, slow enough to watch it stream.
 func DefaultOptions() Options {
-	return Options{Delay: 15 * time.Millisecond, FirstDelay: 250 * time.Millisecond, ChunkSize: DefaultChunkSize}
+	return Options{Delay: 10 * time.Millisecond, FirstDelay: 250 * time.Millisecond, ChunkSize: interactiveChunk}
 }
 
 // Provider is the offline scripted provider. It holds no mutable state, so
@@ -61,7 +67,17 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 		return nil, cancelled(err)
 	}
 	t := newTurn(req.Messages).planAware()
+	t.user = resolveMentions(t.user)
+	for _, s := range req.Tools {
+		t.canPropose = t.canPropose || s.Name == proposePlanTool
+	}
+	// The agent offers propose_plan only in plan mode, which its note
+	// announces on the first message alone.
+	t.planning = t.planning || t.canPropose
 	sc, m := chooseScene(t.user)
+	if sc.name == defaultScene().name && (t.planning || t.accepted) {
+		sc = planScene()
+	}
 	t.match = m
 	a := sc.step(t)
 	switch {

@@ -36,6 +36,13 @@ func compactStep(t turn) answer {
 	var goal string
 	var said, decisions, files, open []string
 	seenFile := map[string]bool{}
+	// ended says how each call ended, so a denied edit is not called edited.
+	ended := map[string]status{}
+	for _, m := range msgs {
+		if m.Role == provider.RoleTool {
+			ended[m.ToolCallID] = parseResult("", "", m.Content).status
+		}
+	}
 	for _, m := range msgs {
 		switch m.Role {
 		case provider.RoleUser:
@@ -61,7 +68,7 @@ func compactStep(t turn) answer {
 					open = openTodo(c.Arguments)
 					continue
 				}
-				if f := touched(c.Name, c.Arguments); f != "" && !seenFile[f] {
+				if f := touchedEnded(c.Name, c.Arguments, ended[c.ID]); f != "" && !seenFile[f] {
 					seenFile[f] = true
 					files = append(files, f)
 				}
@@ -147,6 +154,47 @@ func touched(tool, args string) string {
 		return fmt.Sprintf("searched for `%s`", oneLine(a.Pattern))
 	}
 	return ""
+}
+
+// touchedEnded is touched for a call that ended with st: a call that did
+// not succeed says so instead of naming what it would have done (0: the
+// result is not in the conversation, as for the last answer's calls).
+func touchedEnded(tool, args string, st status) string {
+	f := touched(tool, args)
+	if f == "" {
+		return ""
+	}
+	var how string
+	switch st {
+	case statusOK, 0:
+		return f
+	case statusDenied:
+		how = "denied"
+	case statusCancelled:
+		how = "cancelled"
+	case statusError:
+		how = "failed"
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal([]byte(args), &a) == nil && a.Path != "" {
+		return fmt.Sprintf("`%s`: %s %s, so not %s", a.Path, toolNoun(tool), how, toolVerb(tool))
+	}
+	return fmt.Sprintf("%s (%s, so it did not take effect)", f, how)
+}
+
+// toolNoun names what a call on a file was.
+func toolNoun(tool string) string {
+	switch tool {
+	case "read_file":
+		return "read"
+	case "edit_file":
+		return "edit"
+	case "write_file":
+		return "write"
+	}
+	return tool
 }
 
 func toolVerb(tool string) string {

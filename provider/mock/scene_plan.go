@@ -35,8 +35,9 @@ func (t turn) planAware() turn {
 	return t
 }
 
-// stripPlanNotes removes a leading plan-mode note; planning is true for
-// the note that opens plan mode.
+// stripPlanNotes removes the agent's notes opening a message: a plan-mode
+// note (planning is true for the one that opens plan mode), then a note
+// about reverted files.
 func stripPlanNotes(s string) (rest string, planning bool) {
 	for _, p := range []string{planEnterPrefix, planLeavePrefix} {
 		if !strings.HasPrefix(s, p) {
@@ -46,9 +47,9 @@ func stripPlanNotes(s string) (rest string, planning bool) {
 		if !ok {
 			return s, false
 		}
-		return after, p == planEnterPrefix
+		return stripRevertNote(after), p == planEnterPrefix
 	}
-	return s, false
+	return stripRevertNote(s), false
 }
 
 // previousRequest is the user's request before the last user message,
@@ -68,7 +69,7 @@ func previousRequest(msgs []provider.Message) string {
 }
 
 // readOnlyTools are the calls a plan may still make.
-var readOnlyTools = map[string]bool{"read_file": true, "grep": true, "list_files": true, "todo_write": true}
+var readOnlyTools = map[string]bool{"read_file": true, "grep": true, "list_files": true, "todo_write": true, proposePlanTool: true}
 
 // asPlan turns a reply that would change something into the plan of
 // those changes, written down with todo_write first; reads still run, so
@@ -103,13 +104,19 @@ func asPlan(t turn, a answer) answer {
 			calls: []call{{name: "todo_write", args: `{"items":[` + strings.Join(items, ",") + `]}`}},
 		}
 	}
+	if _, ok := t.last(proposePlanTool); ok {
+		return answer{text: "The plan is above: accept it, or tell me what to change."}
+	}
 	var b strings.Builder
-	b.WriteString("Here is the plan (plan mode: nothing has been changed yet):\n\n")
 	for i, s := range steps {
 		fmt.Fprintf(&b, "%d. %s\n", i+1, s)
 	}
-	b.WriteString("\nAccept the plan to carry it out, or tell me what to change.")
-	return answer{reasoning: a.reasoning, text: b.String()}
+	if t.canPropose {
+		return answer{reasoning: a.reasoning, text: "Here is the plan (plan mode: nothing has been changed yet).",
+			calls: []call{{name: proposePlanTool, args: jsonArgs("plan", strings.TrimRight(b.String(), "\n"))}}}
+	}
+	return answer{reasoning: a.reasoning, text: "Here is the plan (plan mode: nothing has been changed yet):\n\n" + b.String() +
+		"\nAccept the plan to carry it out, or tell me what to change."}
 }
 
 // finishPlan marks the planned todo list done before the final answer of

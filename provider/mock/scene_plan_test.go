@@ -1,6 +1,7 @@
 package mock_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,13 +46,11 @@ func TestOfflinePlanMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	ran, fin := run()
-	if fin.Reason != agent.FinishDone || strings.Join(ran, ",") != "read_file,todo_write" {
+	if fin.Reason != agent.FinishDone || strings.Join(ran, ",") != "read_file,todo_write,propose_plan" {
 		t.Fatalf("plan turn: %v, ran %v", fin.Reason, ran)
 	}
-	msgs := a.Messages()
-	plan := msgs[len(msgs)-1]
-	if plan.Role != provider.RoleAssistant || !strings.Contains(plan.Content, "1. Edit `main.go` with `edit_file`.") {
-		t.Fatalf("the plan: %q", plan.Content)
+	if plan := proposed(t, a.Messages()); !strings.Contains(plan, "1. Edit `main.go` with `edit_file`.") {
+		t.Fatalf("the plan: %q", plan)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(b) != mainGo {
 		t.Fatal("main.go changed in plan mode")
@@ -69,4 +68,22 @@ func TestOfflinePlanMode(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "main.go")); string(b) == mainGo {
 		t.Fatal("the accepted plan did not change main.go")
 	}
+}
+
+// proposed is the plan of the last propose_plan call in msgs.
+func proposed(t *testing.T, msgs []provider.Message) string {
+	t.Helper()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, c := range msgs[i].ToolCalls {
+			if c.Name == agent.ProposePlanTool {
+				plan, err := agent.PlanOf(json.RawMessage(c.Arguments))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return plan
+			}
+		}
+	}
+	t.Fatal("no propose_plan call")
+	return ""
 }

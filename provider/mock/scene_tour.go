@@ -39,6 +39,15 @@ func tourStep(t turn) answer {
 	}
 	if reads < TourSteps-2 {
 		p := files[reads%len(files)]
+		if round := reads / len(files); round > 0 {
+			// A second look at a file asks for a different part of it, as a
+			// model would, and so is not the same call again (the agent's
+			// loop guard refuses repeated calls).
+			return answer{
+				text:  fmt.Sprintf("Reading `%s` again, its first %d lines (%d of %d).", p, 40*round, reads+1, TourSteps-2),
+				calls: []call{{name: "read_file", args: jsonArgs("path", p, "limit", 40*round)}},
+			}
+		}
 		return answer{
 			text:  fmt.Sprintf("Reading `%s` (%d of %d).", p, reads+1, TourSteps-2),
 			calls: []call{{name: "read_file", args: jsonArgs("path", p)}},

@@ -28,6 +28,8 @@ func scenes() []scene {
 			keywords: []string{"edit", "modify", "change", "annotate", "comment", "add a comment to"}},
 		{name: "run", leading: true, step: runStep,
 			keywords: []string{"run", "exec", "execute", "$"}},
+		{name: "init", leading: true, step: initStep,
+			keywords: []string{"write an agents.md"}},
 		{name: "fail", step: failStep,
 			keywords: []string{"fail", "failing", "broken", "break"}},
 		{name: "think", step: thinkStep,
@@ -39,6 +41,11 @@ func scenes() []scene {
 		{name: "compact", leading: true, step: compactStep,
 			keywords: []string{"compaction request"}},
 	}
+}
+
+// planScene plans, in plan mode, a request no other scene knows.
+func planScene() scene {
+	return scene{name: "plan", step: planStep}
 }
 
 // defaultScene answers anything no keyword selects: what offline mode is and

@@ -23,6 +23,8 @@ type turn struct {
 	// planned, not made (see asPlan); accepted when the user accepted the
 	// plan of the request (see finishPlan).
 	planning, accepted bool
+	// canPropose is true when the request offers propose_plan (plan mode).
+	canPropose bool
 }
 
 func newTurn(msgs []provider.Message) turn {

@@ -22,6 +22,9 @@ const (
 	// DefaultMaxAttempts is how often one model request is tried when the
 	// gateway fails in a retryable way (rate limit, 5xx, network).
 	DefaultMaxAttempts = 4
+	// DefaultMaxRepeats is how many identical tool calls end a turn (as
+	// agent.DefaultMaxRepeats).
+	DefaultMaxRepeats = 5
 	// DefaultCompactThreshold is the context use, in percent of the window,
 	// at which the conversation is compacted automatically (as
 	// agent.DefaultCompactThreshold).
@@ -46,6 +49,9 @@ type Config struct {
 	Deny          Value[[]string]
 	MaxSteps      Value[int]
 	MaxAttempts   Value[int]
+	// MaxRepeats is how many identical tool calls (same name and
+	// arguments) end a turn; 0 turns the loop guard off.
+	MaxRepeats Value[int]
 	// OutputCap limits each tool result, in bytes.
 	OutputCap Value[int]
 	// SecretPatterns are base-name globs of files the read tools refuse.

@@ -23,6 +23,7 @@ type fileConfig struct {
 	Deny             *[]string                `toml:"deny"`
 	MaxSteps         *int                     `toml:"max_steps"`
 	MaxAttempts      *int                     `toml:"max_attempts"`
+	MaxRepeats       *int                     `toml:"max_repeats"`
 	OutputCap        *int                     `toml:"output_cap"`
 	SecretPatterns   *[]string                `toml:"secret_patterns"`
 	Sandbox          *onOff                   `toml:"sandbox"`

@@ -142,6 +142,10 @@ func Load(in Inputs) (*Config, error) {
 	c.MaxSteps = resolveInt(in.Flags.MaxSteps, FlagMaxSteps, fc.MaxSteps, file, DefaultMaxSteps)
 	c.MaxAttempts = resolveInt(in.Flags.MaxAttempts, FlagMaxAttempts, fc.MaxAttempts, file, DefaultMaxAttempts)
 	c.OutputCap = resolveInt(nil, "", fc.OutputCap, file, tools.DefaultOutputCap)
+	c.MaxRepeats = resolveInt(nil, "", fc.MaxRepeats, file, DefaultMaxRepeats)
+	if v := c.MaxRepeats; v.V < 0 || v.V == 1 {
+		errs = append(errs, fmt.Errorf("max repeats from %s is %d; use 2 or more identical tool calls to end a turn, or 0 to turn the loop guard off", v.Source, v.V))
+	}
 	c.CompactThreshold = resolveInt(nil, "", fc.CompactThreshold, file, DefaultCompactThreshold)
 	if v := c.CompactThreshold; v.V < 0 || v.V > 100 {
 		errs = append(errs, fmt.Errorf("compact threshold from %s is %d; use a percentage of the context window from 1 to 100, or 0 to turn automatic compaction off", v.Source, v.V))

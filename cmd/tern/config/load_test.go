@@ -187,6 +187,17 @@ max_attempts = 2
 			want:  want{"3", "flag --max-steps"},
 		},
 		{
+			name: "max repeats default",
+			get:  func(c *Config) (string, Source) { return itoa(c.MaxRepeats.V), c.MaxRepeats.Source },
+			want: want{"5", "default"},
+		},
+		{
+			name: "max repeats from file",
+			file: "max_repeats = 8\n",
+			get:  func(c *Config) (string, Source) { return itoa(c.MaxRepeats.V), c.MaxRepeats.Source },
+			want: want{"8", "config "},
+		},
+		{
 			name: "max attempts default",
 			get:  func(c *Config) (string, Source) { return itoa(c.MaxAttempts.V), c.MaxAttempts.Source },
 			want: want{"4", "default"},
@@ -357,6 +368,11 @@ func TestErrors(t *testing.T) {
 			name:  "max steps too small",
 			flags: Flags{MaxSteps: ptr(0)},
 			want:  []string{"max steps from flag --max-steps is 0", "at least 1"},
+		},
+		{
+			name: "max repeats of one",
+			file: "max_repeats = 1\n",
+			want: []string{"max repeats from config", "0 to turn the loop guard off"},
 		},
 		{
 			name: "max attempts too small",

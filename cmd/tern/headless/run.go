@@ -51,7 +51,7 @@ func Run(ctx context.Context, opts Options) (agent.FinishReason, error) {
 	if redact == nil {
 		redact = func(s string) string { return s }
 	}
-	r := &runner{opts: opts, redact: redact, proj: NewProjector(opts.Session)}
+	r := &runner{opts: opts, redact: redact, proj: NewProjector(opts.Session), denied: denials{policy: opts.Policy}}
 	if opts.JSON {
 		r.enc = json.NewEncoder(&redactWriter{w: invisibleEscaper{w: opts.Stdout}, redact: redact})
 		r.enc.SetEscapeHTML(false)
@@ -102,10 +102,24 @@ type runner struct {
 	// final is the text of the last completed agent_message.
 	final string
 	err   error
+	// denied reports the calls nobody could approve.
+	denied denials
 }
 
 func (r *runner) handle(ev agent.Event) {
-	if r.opts.Progress {
+	refused := ""
+	if ev.Kind == agent.EventApprovalResolved {
+		refused = r.denied.refused(ev)
+	}
+	switch {
+	case ev.Kind == agent.EventApprovalRequested && ev.Approval != nil:
+		// The denied line replaces the progress lines of the question and
+		// of the answer given for nobody.
+		r.stderrf("%s", r.denied.requested(ev.Approval))
+	case ev.Kind == agent.EventApprovalResolved && !ev.Decision.Auto:
+	case refused != "":
+		r.stderrf("%s", refused)
+	case r.opts.Progress:
 		if line := progressLine(ev); line != "" {
 			r.progressf("%s", line)
 		}
@@ -153,6 +167,9 @@ func (r *runner) finish(f *agent.Finish) agent.FinishReason {
 	case agent.FinishFailed, agent.FinishStepLimit, agent.FinishBudget:
 		info := errorInfo(f)
 		r.stderrf("tern run: turn failed (%s): %s", info.Kind, info.Message)
+	}
+	if line := r.denied.total(); line != "" {
+		r.stderrf("tern run: %s", line)
 	}
 	if r.opts.Progress {
 		r.stderrf("%s", r.summary(f))
