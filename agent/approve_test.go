@@ -474,3 +474,30 @@ func TestPipedFlag(t *testing.T) {
 		t.Errorf("piped = %v", piped)
 	}
 }
+
+// TestAlwaysAskGrantsNothing: "allow for this session" on an always-ask
+// command runs it once and remembers nothing, so its milder relatives
+// (git push after git push --force) still ask.
+func TestAlwaysAskGrantsNothing(t *testing.T) {
+	t.Parallel()
+	_, edit, shell := fakeTools()
+	h := newHarness(t, tools.NewRegistry(edit, shell), nil,
+		calls("run_shell", `{"command":"git push --force origin main"}`), answer("1"),
+		calls("run_shell", `{"command":"git push origin main"}`), answer("2"),
+	)
+	session := reply(Decision{Kind: AllowSession})
+	evs := h.turn("force", session)
+	asks := eventsOf(evs, kAsk)
+	if len(asks) != 1 || !asks[0].Approval.Always {
+		t.Fatalf("the force push did not ask as an always-ask command: %d asks", len(asks))
+	}
+	if g := asks[0].Approval.Grants; len(g) != 0 {
+		t.Errorf("the always-ask request carries grants %v a session log would restore", g)
+	}
+	if n := len(shell.runs()); n != 1 {
+		t.Fatalf("the force push ran %d times, want once", n)
+	}
+	if evs = h.turn("push", session); len(eventsOf(evs, kAsk)) != 1 {
+		t.Error("the answer to an always-ask command granted its prefix for the session")
+	}
+}

@@ -107,10 +107,14 @@ func harmlessSink(w shellWord) bool {
 }
 
 // word reports whether an argument names no path outside the workspace and
-// no secret file, as an operand or as an option's value (--file=x, -fx).
+// no secret file, as an operand, as an option's value (--file=x, -fx) or
+// as a revision's path (HEAD:x).
 func (ro readOnlyCheck) word(v string) bool {
 	if !ro.path(v) {
 		return false
+	}
+	if _, after, ok := strings.Cut(v, ":"); ok && !ro.path(after) {
+		return false // git show HEAD:.env reads the secret from the repository
 	}
 	if strings.HasPrefix(v, "-") {
 		if _, val, ok := strings.Cut(v, "="); ok && !ro.path(val) {

@@ -144,6 +144,7 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"ls sub/../..", asks},
 		{"cat .env", asks},
 		{"cat server.key", asks},
+		{"git show HEAD:.env", asks},
 		{"grep -f .env a.go", asks},
 		{"grep -f.env a.go", asks},
 		{"wc --files0-from=.env", asks},

@@ -18,7 +18,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	h.prov.add(
 		calls("", "read_file", args("path", "a.txt")),
 		calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
-			"run_shell", args("command", "echo hi")),
+			"run_shell", args("command", "date")),
 		answer("Done."),
 	)
 	h.decide = func(*agent.ApprovalRequest) agent.Decision { return agent.Decision{Kind: agent.AllowSession} }
@@ -50,7 +50,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	if st.Policy != agent.PolicyAutoEdit {
 		t.Errorf("policy = %s, want auto-edit", st.Policy)
 	}
-	if !reflect.DeepEqual(st.Grants, []string{"edit", "run_shell:echo"}) || !reflect.DeepEqual(st.Grants, wantGrants) {
+	if !reflect.DeepEqual(st.Grants, []string{"edit", "run_shell:date"}) || !reflect.DeepEqual(st.Grants, wantGrants) {
 		t.Errorf("grants = %v, want %v as the agent had them", st.Grants, wantGrants)
 	}
 	// Three requests of the first turn (200+200+100 prompt) and one of the second.
@@ -75,7 +75,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	if got := h2.a.Messages(); !reflect.DeepEqual(nilIfEmpty(got), nilIfEmpty(want)) {
 		t.Errorf("resumed agent's conversation differs\n got: %s\nwant: %s", dump(got), dump(want))
 	}
-	h2.prov.add(calls("", "run_shell", args("command", "echo again")), answer("ok"))
+	h2.prov.add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
 	h2.decide = func(r *agent.ApprovalRequest) agent.Decision {
 		t.Errorf("asked about %s although the session granted it", r.Call.Args)
 		return agent.Decision{Kind: agent.Deny}
