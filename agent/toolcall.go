@@ -277,7 +277,8 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	}
 	done = true
 	mu.Unlock()
-	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur}
+	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur,
+		Sandboxed: res.SandboxNote != ""}
 	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
 		tr.Status = tools.StatusCancelled
 		tr.Summary = "cancelled"

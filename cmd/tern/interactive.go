@@ -115,6 +115,9 @@ func userShell(reg *tools.Registry) func(ctx context.Context, command string, ou
 		r := t.Run(ctx, args, output)
 		switch r.Status {
 		case tools.StatusOK:
+			if r.SandboxNote != "" {
+				return r.ExitCode, &tui.SandboxRefused{Note: r.SandboxNote}
+			}
 			return r.ExitCode, nil
 		case tools.StatusCancelled:
 			return r.ExitCode, context.Canceled
