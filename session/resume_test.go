@@ -177,3 +177,50 @@ func BenchmarkRestore5000(b *testing.B) {
 		}
 	}
 }
+
+// TestResumeDropsRevokedGrants: a grant taken back in /permissions is not
+// restored on resume, and one granted again after it is.
+func TestResumeDropsRevokedGrants(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		regrant bool
+		want    []string
+	}{
+		{"revoked", false, []string{"edit"}},
+		{"revoked then granted again", true, []string{"edit", "run_shell:date"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, harnessOptions{files: map[string]string{"a.txt": "one\n"}})
+			h.prov.add(
+				calls("", "read_file", args("path", "a.txt")),
+				calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
+					"run_shell", args("command", "date")),
+				answer("Done."),
+			)
+			h.decide = func(*agent.ApprovalRequest) agent.Decision { return agent.Decision{Kind: agent.AllowSession} }
+			h.turn("change a.txt and show the date")
+			if !h.a.Revoke("run_shell:date") {
+				t.Fatal("the agent did not hold the grant")
+			}
+			h.rec.GrantRevoked("run_shell:date")
+			if tc.regrant {
+				h.prov.add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
+				h.turn("again")
+			}
+			h.close()
+			s, err := Load(h.w.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := Restore(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(st.Grants, tc.want) {
+				t.Errorf("grants = %v, want %v", st.Grants, tc.want)
+			}
+		})
+	}
+}
