@@ -76,6 +76,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		Attach:        attachFile(a.Registry),
 		Files:         a.Files,
 		Notices:       a.Notices,
+		Permissions:   a.Permissions,
 		Prices:        a.Prices,
 		Memory:        tui.MemoryFromAgent(a.Memory),
 		Context: func() tui.ContextInfo {
