@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -28,7 +29,8 @@ type PermissionsInfo struct {
 type SandboxInfo struct {
 	// Active is true when commands (the model's and `!` ones) run confined.
 	Active bool
-	// Summary says in one line what is confined, or why nothing is.
+	// Summary says in one line whether commands are confined, and how or
+	// why not (sandbox.Status.Summary).
 	Summary string
 	// NetworkBlocked is true when confined commands have no network.
 	NetworkBlocked bool
@@ -109,12 +111,12 @@ func (m *model) cmdPermissions(string) tea.Cmd {
 func (m *model) sandboxLines(row func(label, value string) string) []string {
 	sb := m.opts.Permissions.Sandbox
 	th := m.rc.th
-	state := th.warn.Render("off")
+	// The summary says on or off itself, with why.
+	state := cmp.Or(sanitize.Clean(sb.Summary), "off")
 	if sb.Active {
-		state = th.ok.Render("on")
-	}
-	if s := sanitize.Clean(sb.Summary); s != "" {
-		state += th.dim.Render(" — " + s)
+		state = th.ok.Render(cmp.Or(sanitize.Clean(sb.Summary), "on"))
+	} else {
+		state = th.warn.Render(state)
 	}
 	out := []string{row("sandbox", state)}
 	if !sb.Active {

@@ -20,7 +20,7 @@ func (f *fakeBackend) setPerms(p agent.Permissions) {
 // permsInfo is a configuration with a sandbox and rules from a file.
 var permsInfo = PermissionsInfo{
 	Policy: agent.PolicyAsk, PolicySource: "flag --approval", RulesSource: "config /home/u/.tern/config.toml",
-	Sandbox: SandboxInfo{Active: true, Summary: "Landlock ABI 5", NetworkBlocked: true,
+	Sandbox: SandboxInfo{Active: true, Summary: "on (Landlock ABI 5): commands write only in the workspace", NetworkBlocked: true,
 		Writable: []string{"/srv/cache"}, DenyRead: []string{"/home/u/.ssh"}},
 }
 
@@ -49,7 +49,7 @@ func TestPermissionsCommand(t *testing.T) {
 		{"everything shown", agent.PolicyAsk, permsInfo, twoGrants, nil,
 			[]string{"approval policy", "ask — ask before edits and commands (from flag --",
 				"make *", "from config /home/u/.tern/config.toml", "rm -rf *", "read-only commands",
-				"session grants", "2 — listed below: d revokes one", "sandbox", "on — Landlock ABI 5",
+				"session grants", "2 — listed below: d revokes one", "sandbox", "on (Landlock ABI 5): commands write",
 				"network", "blocked", "/srv/cache", "unreadable", "/home/u/.ssh",
 				"Session grants", "edits inside this workspace", "commands starting with `go test`"},
 			nil, 2, true},
@@ -64,8 +64,8 @@ func TestPermissionsCommand(t *testing.T) {
 			[]string{"none (answer a in an approval dialog to add one)"}, []string{"Session grants"}, 0, false},
 		{"policy changed with /approval", agent.PolicyFullAuto, permsInfo, nil, nil,
 			[]string{"full-auto", "changed in this session with /approval"}, nil, 0, false},
-		{"sandbox off", agent.PolicyAsk, PermissionsInfo{PolicySource: "default", Sandbox: SandboxInfo{Summary: "Landlock is unavailable"}}, nil, nil,
-			[]string{"off — Landlock is unavailable", "allow rules", "none"}, []string{"network", "writable"}, 0, false},
+		{"sandbox off", agent.PolicyAsk, PermissionsInfo{PolicySource: "default", Sandbox: SandboxInfo{Summary: "unavailable: no Landlock"}}, nil, nil,
+			[]string{"unavailable: no Landlock", "allow rules", "none"}, []string{"network", "writable"}, 0, false},
 		{"read-only policy", agent.PolicyReadOnly, PermissionsInfo{Policy: agent.PolicyReadOnly}, nil, nil,
 			[]string{"read-only — edits and commands are refused"}, []string{"read-only commands"}, 0, false},
 	} {

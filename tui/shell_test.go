@@ -2,8 +2,12 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
 )
 
 // TestShellLinesContext: `!` commands run before a message reach the model
@@ -67,6 +71,35 @@ func TestShellLinesContext(t *testing.T) {
 			s = screen(m)
 			if n := strings.Count(s, "shell output"); n != 1 || !strings.Contains(s, tc.chip) {
 				t.Errorf("%d shell chips, want one %q:\n%s", n, tc.chip, s)
+			}
+		})
+	}
+}
+
+// TestRunShellCardSandboxed: the model's run_shell card is marked when the
+// sandbox may have refused part of the command, and only then.
+func TestRunShellCardSandboxed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		sandboxed bool
+	}{
+		{"refused", true},
+		{"a plain failure", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, _ := newTestModel(t, Options{})
+			startTurn(m)
+			call := &agent.Call{ID: "c1", Name: "run_shell", Args: json.RawMessage(`{"command":"touch /etc/x"}`)}
+			events(m,
+				agent.Event{Kind: agent.EventToolCallStarted, Call: call},
+				agent.Event{Kind: agent.EventToolRunning, Call: call},
+				agent.Event{Kind: agent.EventToolOutput, Call: call, Text: "touch: cannot touch '/etc/x': Permission denied\n"},
+				agent.Event{Kind: agent.EventToolFinished, Call: call, Result: &agent.ToolResult{Status: tools.StatusOK,
+					Output: "touch: cannot touch '/etc/x': Permission denied\nexit code: 1", Summary: "exit 1", ExitCode: 1, Sandboxed: tc.sandboxed}})
+			if got := strings.Contains(screen(m), "⊘ sandboxed"); got != tc.sandboxed {
+				t.Errorf("marked %v, want %v:\n%s", got, tc.sandboxed, screen(m))
 			}
 		})
 	}

@@ -201,6 +201,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	// policy, recorded once the log is open.
 	var modelChange, policyChange bool
 	policySource := cfg.Approval.Source.String()
+	if cfg.Approval.Source.Kind == config.SourceDefault {
+		policySource = "the default"
+	}
 	if res != nil {
 		st := &res.state
 		st.Adapt(session.Current{Workspace: ws.Root, Model: model, ToolsHash: hash})
