@@ -171,7 +171,11 @@ func (ro readOnlyCheck) glob(pattern string) bool {
 	if err != nil || len(matches) > maxGlobMatches {
 		return false
 	}
+	dotted := strings.HasPrefix(filepath.Base(pattern), ".")
 	for _, m := range matches {
+		if !dotted && strings.HasPrefix(filepath.Base(m), ".") {
+			continue // bash's * skips dot files (dotglob is off, and shopt asks)
+		}
 		name := m
 		if !filepath.IsAbs(pattern) {
 			if r, err := filepath.Rel(ro.d.workdir, m); err == nil {

@@ -150,6 +150,9 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"wc --files0-from=.env", asks},
 		{"cat < .env", asks},
 		{"cat *.key", asks},
+		{"cat *", asks},       // server.key
+		{"ls sub/*", unasked}, // no secret there
+		{"cat .*", asks},      // .env
 		{"grep -r x .", asks},
 		{"grep -rn x", asks},
 		{"grep --recursive x .", asks},
