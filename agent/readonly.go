@@ -23,8 +23,8 @@ const maxGlobMatches = 512
 // the check cannot read asks as before.
 func (a *Agent) readOnly(tg target, d dangerCheck) bool {
 	t := tg.tree
-	if !tg.shell || t.err != nil || t.unsure != "" || t.download != "" || t.netFD || len(t.cmds) == 0 {
-		return false
+	if !tg.shell || t.err != nil || t.unsure != "" || t.download != "" || t.netFD || t.loops || len(t.cmds) == 0 {
+		return false // a while loop of reads still runs until the timeout
 	}
 	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret}
 	for _, c := range t.cmds {

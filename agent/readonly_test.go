@@ -137,6 +137,11 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"tail --follow=name README.md", asks},
 		{"tail -20f README.md", asks},
 
+		{"while true; do ls; done", asks},
+		{"until false; do pwd; done", asks},
+		{"for f in a.go b.go; do wc -l $f; done", asks}, // $f expands
+		{"for f in a.go b.go; do cat a.go; done", unasked},
+
 		// Reads outside the workspace or a secret.
 		{"cat /etc/passwd", asks},
 		{"cat ~/.ssh/id_rsa", asks},
