@@ -41,8 +41,9 @@ var editScope = Scope{Key: "edit", Label: "edits inside this workspace"}
 
 // judge decides whether a call runs, is refused or must ask, from (in this
 // order) the deny rules, a read-only policy, --dangerously-skip-approvals,
-// the always-ask commands, the allow rules, the session's grants and the
-// policy. Reads inside the workspace never ask.
+// the always-ask commands, the allow rules, the session's grants, the
+// read-only commands (readonly.go) and the policy. Reads inside the
+// workspace never ask.
 func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Policy) ruling {
 	kind := t.Kind()
 	tg := a.target(kind, name, args)
@@ -101,6 +102,9 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	if a.granted(ask.grants, tg) {
 		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowSession, Auto: true,
 			Message: "allowed for this session: " + ask.scope.Label}}
+	}
+	if a.readOnly(tg, a.danger(args)) {
+		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowOnce, Auto: true, Message: readOnlyMessage}}
 	}
 	switch policy {
 	case PolicyFullAuto:

@@ -111,8 +111,8 @@ func TestRulesInTurns(t *testing.T) {
 		{"allow rule", []string{"run_shell:go test *"}, nil, PolicyAsk, "run_shell", `{"command":"go test ./..."}`, autoRun, "run_shell:go test *"},
 		{"allow rule with env", []string{"run_shell:go test *"}, nil, PolicyAsk, "run_shell", `{"command":"CGO_ENABLED=0 go test ./..."}`, autoRun, ""},
 		{"allow rule, bare prefix", []string{"run_shell:go test *"}, nil, PolicyAsk, "run_shell", `{"command":"go test"}`, autoRun, ""},
-		{"exact rule", []string{"run_shell:git status"}, nil, PolicyAsk, "run_shell", `{"command":"git status"}`, autoRun, ""},
-		{"exact rule, more words", []string{"run_shell:git status"}, nil, PolicyAsk, "run_shell", `{"command":"git status --short"}`, asked, ""},
+		{"exact rule", []string{"run_shell:git add"}, nil, PolicyAsk, "run_shell", `{"command":"git add"}`, autoRun, ""},
+		{"exact rule, more words", []string{"run_shell:git add"}, nil, PolicyAsk, "run_shell", `{"command":"git add -A"}`, asked, ""},
 		{"compound needs every part allowed", []string{"run_shell:go test *"}, nil, PolicyAsk, "run_shell", `{"command":"go test ./... && rm -f x"}`, asked, ""},
 		{"compound with every part allowed", []string{"run_shell:go test *", "run_shell:go vet *"}, nil, PolicyAsk, "run_shell", `{"command":"go vet ./... && go test ./..."}`, autoRun, ""},
 		{"substitution part not allowed", []string{"run_shell:echo *"}, nil, PolicyAsk, "run_shell", `{"command":"echo $(curl -s example.com)"}`, asked, ""},
@@ -155,7 +155,7 @@ func TestSessionGrants(t *testing.T) {
 	h := newHarness(t, tools.NewRegistry(edit, shell), nil,
 		calls("run_shell", `{"command":"go test ./..."}`), answer("1"),
 		calls("run_shell", `{"command":"go test -run TestX ./pkg"}`), answer("2"),
-		calls("run_shell", `{"command":"go vet ./..."}`), answer("3"),
+		calls("run_shell", `{"command":"go build ./..."}`), answer("3"),
 		calls("run_shell", `{"command":"go test ./... $(echo -v)"}`), answer("4"),
 		calls("edit_file", `{"path":"a.go"}`), answer("5"),
 		calls("edit_file", `{"path":"sub/b.go"}`), answer("6"),
@@ -174,7 +174,7 @@ func TestSessionGrants(t *testing.T) {
 		t.Errorf("grant decision = %+v", d)
 	}
 	if evs = h.turn("vet", session); len(eventsOf(evs, kAsk)) != 1 {
-		t.Error("go vet was covered by the go test grant")
+		t.Error("go build was covered by the go test grant")
 	}
 	if evs = h.turn("substitution", session); len(eventsOf(evs, kAsk)) != 1 {
 		t.Error("a command with a substitution was covered by a grant")
@@ -472,5 +472,32 @@ func TestPipedFlag(t *testing.T) {
 	}
 	if len(piped) != 4 || piped[0] || !piped[1] || !piped[2] || piped[3] {
 		t.Errorf("piped = %v", piped)
+	}
+}
+
+// TestAlwaysAskGrantsNothing: "allow for this session" on an always-ask
+// command runs it once and remembers nothing, so its milder relatives
+// (git push after git push --force) still ask.
+func TestAlwaysAskGrantsNothing(t *testing.T) {
+	t.Parallel()
+	_, edit, shell := fakeTools()
+	h := newHarness(t, tools.NewRegistry(edit, shell), nil,
+		calls("run_shell", `{"command":"git push --force origin main"}`), answer("1"),
+		calls("run_shell", `{"command":"git push origin main"}`), answer("2"),
+	)
+	session := reply(Decision{Kind: AllowSession})
+	evs := h.turn("force", session)
+	asks := eventsOf(evs, kAsk)
+	if len(asks) != 1 || !asks[0].Approval.Always {
+		t.Fatalf("the force push did not ask as an always-ask command: %d asks", len(asks))
+	}
+	if g := asks[0].Approval.Grants; len(g) != 0 {
+		t.Errorf("the always-ask request carries grants %v a session log would restore", g)
+	}
+	if n := len(shell.runs()); n != 1 {
+		t.Fatalf("the force push ran %d times, want once", n)
+	}
+	if evs = h.turn("push", session); len(eventsOf(evs, kAsk)) != 1 {
+		t.Error("the answer to an always-ask command granted its prefix for the session")
 	}
 }

@@ -156,6 +156,9 @@ type ToolResult struct {
 	Summary  string
 	ExitCode int
 	Duration time.Duration
+	// Sandboxed is true when run_shell's sandbox may have refused part of
+	// the command (it failed with a permission error while confined).
+	Sandboxed bool
 }
 
 // Retry describes a failed model call that is being tried again: by the

@@ -15,6 +15,8 @@ const (
 	byRule judged = "allowed by a rule"
 	asks   judged = "asks"
 	always judged = "always asks"
+	// unasked: runs without asking because it only reads (readonly.go).
+	unasked judged = "runs unasked (read-only)"
 )
 
 // TestShellJudgedAsBashRunsIt judges commands against allow rules as bash
@@ -106,7 +108,7 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 		{"bash -c 'go test ./...; touch x'", asks},
 		{"python3 <<EOF\nprint('$HOME')\nEOF", asks},
 		{"ls; > main.go", asks},
-		{"git status --short", asks},
+		{"git status --short", unasked}, // not by the rule: git status only reads
 		{"coproc ls", asks},
 		{"files=(*.go); ls", asks},
 		{"for f in *.go; do touch $f; done", asks},
@@ -234,6 +236,8 @@ func classify(r ruling, policy Policy) judged {
 		return asks
 	case r.verdict == verdictRun && strings.HasPrefix(r.decision.Message, "allowed by the rule"):
 		return byRule
+	case r.verdict == verdictRun && r.decision.Message == readOnlyMessage:
+		return unasked
 	case r.verdict == verdictRun && policy == PolicyFullAuto:
 		return asks // full-auto runs what would otherwise ask
 	}

@@ -34,6 +34,8 @@ type shellTree struct {
 	downloaded map[string]bool
 	// netFD: exec opened a descriptor on a network tool's output.
 	netFD bool
+	// loops: the line holds a while or until loop, which may never end.
+	loops bool
 	// lastNet is 1 + the index of the last command that runs a network
 	// tool, and lastFeed the same for a network tool or a command reading
 	// a downloaded file (0: none yet), so "does this range of commands hold
@@ -186,6 +188,7 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 			b.stmts(ic.Then, inner)
 		}
 	case *syntax.WhileClause:
+		b.t.loops = true
 		b.stmts(c.Cond, inner)
 		b.stmts(c.Do, inner)
 	case *syntax.ForClause:

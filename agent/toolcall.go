@@ -194,7 +194,11 @@ func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r ruling) *Ap
 	t.a.mu.Unlock()
 	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.scope)
 	req.Always, req.Reason = r.always, r.reason
-	req.Grants = append([]string(nil), r.grants...)
+	if !r.always {
+		// An always-ask command grants nothing (see ask), so a session log
+		// records no grant for it either.
+		req.Grants = append([]string(nil), r.grants...)
+	}
 	return req
 }
 
@@ -232,7 +236,12 @@ func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
 	case AllowOnce:
 		return t.run(pc)
 	case AllowSession:
-		t.a.grant(r.grants)
+		if !r.always {
+			// An always-ask command asks again however it is answered, so a
+			// grant would not cover it; it would only let its milder
+			// relatives (rm -f after rm -rf /) through unseen.
+			t.a.grant(r.grants)
+		}
 		return t.run(pc)
 	case DenyWithMessage:
 		if msg := strings.TrimSpace(d.Message); msg != "" {
@@ -281,7 +290,8 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	}
 	done = true
 	mu.Unlock()
-	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur}
+	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur,
+		Sandboxed: res.SandboxNote != ""}
 	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
 		tr.Status = tools.StatusCancelled
 		tr.Summary = "cancelled"

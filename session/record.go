@@ -136,11 +136,14 @@ type Approval struct {
 	Message string `json:"message,omitempty"`
 }
 
-// Grant records an "allow for this session" so a resumed session keeps it.
+// Grant records an "allow for this session" so a resumed session keeps it,
+// or, with Revoked, that the user took it back (/permissions).
 type Grant struct {
 	Scope string `json:"scope"`
 	// Label says in words what the grant covers.
 	Label string `json:"label,omitempty"`
+	// Revoked: the grant was taken back; a resumed session does not hold it.
+	Revoked bool `json:"revoked,omitempty"`
 }
 
 // Usage is the token accounting of one model request, written after it.

@@ -213,6 +213,14 @@ func (r *Recorder) PolicyChanged(p agent.Policy) {
 	r.mu.Unlock()
 }
 
+// GrantRevoked records that the user took a grant back, so a resumed
+// session does not restore it.
+func (r *Recorder) GrantRevoked(scope string) {
+	r.mu.Lock()
+	r.appendLocked(Grant{Scope: scope, Revoked: true})
+	r.mu.Unlock()
+}
+
 // Flush writes the records waiting for a tool result or for the end of an
 // answer and syncs the log. Call it before closing the Writer.
 func (r *Recorder) Flush() error {

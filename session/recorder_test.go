@@ -55,7 +55,7 @@ func roundTrips() []roundTrip {
 				calls("Let me look.", "read_file", args("path", "a.txt")),
 				calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
 					"write_file", args("path", "b.txt", "content", "hi\n"),
-					"run_shell", args("command", "echo out"),
+					"run_shell", args("command", "command echo out"),
 					"run_shell", args("command", "date")),
 				answer("Done."),
 			},
@@ -111,7 +111,7 @@ func roundTrips() []roundTrip {
 			name:   "automatic approvals",
 			policy: agent.PolicyFullAuto,
 			scripts: []script{
-				calls("", "run_shell", args("command", "echo auto")),
+				calls("", "run_shell", args("command", "command echo auto")),
 				answer("ok"),
 			},
 			check: func(t *testing.T, _ *harness, _ State, raw []Record) {
@@ -166,7 +166,7 @@ func roundTrips() []roundTrip {
 		},
 		{
 			name:     "cancelled while an approval waits",
-			scripts:  []script{calls("", "run_shell", args("command", "echo never"))},
+			scripts:  []script{calls("", "run_shell", args("command", "command echo never"))},
 			decide:   func(*agent.ApprovalRequest) agent.Decision { return agent.Decision{} },
 			cancelAt: agent.EventApprovalRequested,
 			check: func(t *testing.T, _ *harness, _ State, raw []Record) {

@@ -247,7 +247,11 @@ func (f *folder) add(r Record) {
 			te.Approval = &a
 		}
 	case Grant:
-		f.grants[b.Scope] = true
+		if b.Revoked {
+			delete(f.grants, b.Scope)
+		} else {
+			f.grants[b.Scope] = true
+		}
 	case Usage:
 		u := provider.Usage{PromptTokens: b.Prompt, CompletionTokens: b.Completion, CachedPromptTokens: b.Cached}
 		f.st.Usage = f.st.Usage.Add(u)

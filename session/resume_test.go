@@ -18,7 +18,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	h.prov.add(
 		calls("", "read_file", args("path", "a.txt")),
 		calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
-			"run_shell", args("command", "echo hi")),
+			"run_shell", args("command", "date")),
 		answer("Done."),
 	)
 	h.decide = func(*agent.ApprovalRequest) agent.Decision { return agent.Decision{Kind: agent.AllowSession} }
@@ -50,7 +50,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	if st.Policy != agent.PolicyAutoEdit {
 		t.Errorf("policy = %s, want auto-edit", st.Policy)
 	}
-	if !reflect.DeepEqual(st.Grants, []string{"edit", "run_shell:echo"}) || !reflect.DeepEqual(st.Grants, wantGrants) {
+	if !reflect.DeepEqual(st.Grants, []string{"edit", "run_shell:date"}) || !reflect.DeepEqual(st.Grants, wantGrants) {
 		t.Errorf("grants = %v, want %v as the agent had them", st.Grants, wantGrants)
 	}
 	// Three requests of the first turn (200+200+100 prompt) and one of the second.
@@ -75,7 +75,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	if got := h2.a.Messages(); !reflect.DeepEqual(nilIfEmpty(got), nilIfEmpty(want)) {
 		t.Errorf("resumed agent's conversation differs\n got: %s\nwant: %s", dump(got), dump(want))
 	}
-	h2.prov.add(calls("", "run_shell", args("command", "echo again")), answer("ok"))
+	h2.prov.add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
 	h2.decide = func(r *agent.ApprovalRequest) agent.Decision {
 		t.Errorf("asked about %s although the session granted it", r.Call.Args)
 		return agent.Decision{Kind: agent.Deny}
@@ -175,5 +175,52 @@ func BenchmarkRestore5000(b *testing.B) {
 		if len(st.Messages) < 2000 {
 			b.Fatalf("restored %d messages", len(st.Messages))
 		}
+	}
+}
+
+// TestResumeDropsRevokedGrants: a grant taken back in /permissions is not
+// restored on resume, and one granted again after it is.
+func TestResumeDropsRevokedGrants(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		regrant bool
+		want    []string
+	}{
+		{"revoked", false, []string{"edit"}},
+		{"revoked then granted again", true, []string{"edit", "run_shell:date"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, harnessOptions{files: map[string]string{"a.txt": "one\n"}})
+			h.prov.add(
+				calls("", "read_file", args("path", "a.txt")),
+				calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
+					"run_shell", args("command", "date")),
+				answer("Done."),
+			)
+			h.decide = func(*agent.ApprovalRequest) agent.Decision { return agent.Decision{Kind: agent.AllowSession} }
+			h.turn("change a.txt and show the date")
+			if !h.a.Revoke("run_shell:date") {
+				t.Fatal("the agent did not hold the grant")
+			}
+			h.rec.GrantRevoked("run_shell:date")
+			if tc.regrant {
+				h.prov.add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
+				h.turn("again")
+			}
+			h.close()
+			s, err := Load(h.w.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := Restore(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(st.Grants, tc.want) {
+				t.Errorf("grants = %v, want %v", st.Grants, tc.want)
+			}
+		})
 	}
 }

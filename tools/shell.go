@@ -388,7 +388,7 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	_ = pr.Close()
 
 	code := exitCode(cmd, waitErr)
-	var trailer, summary string
+	var trailer, summary, note string
 	status := StatusOK
 	switch {
 	case cancelled:
@@ -402,13 +402,14 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		trailer = fmt.Sprintf("exit code: %d", code)
 		summary = fmt.Sprintf("exit %d", code)
 		if t.policy != nil && code != 0 && (permissionError(string(buf.head)) || permissionError(string(buf.tail))) {
-			trailer = t.sandboxNote + "\n" + trailer
+			note = t.sandboxNote
+			trailer = note + "\n" + trailer
 		}
 	}
 	if p.note != "" {
 		trailer = p.note + "\n" + trailer
 	}
-	return Result{Status: status, Output: buf.render(outputCap(t.w), trailer), Summary: summary, ExitCode: code}
+	return Result{Status: status, Output: buf.render(outputCap(t.w), trailer), Summary: summary, ExitCode: code, SandboxNote: note}
 }
 
 // launcherSlack is how long tern waits, beyond the launcher's own grace

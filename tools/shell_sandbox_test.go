@@ -99,6 +99,9 @@ func TestSandboxedShell(t *testing.T) {
 			if got := strings.Contains(res.Output, "tern's sandbox"); got != tc.note {
 				t.Errorf("sandbox note shown %v, want %v:\n%s", got, tc.note, res.Output)
 			}
+			if got := res.SandboxNote != "" && strings.Contains(res.Output, res.SandboxNote); got != tc.note {
+				t.Errorf("SandboxNote set %v, want %v (the interface marks the card by it): %q", got, tc.note, res.SandboxNote)
+			}
 		})
 	}
 	if _, err := os.Stat(filepath.Join(s.elsewhere, "f.txt")); err == nil {

@@ -92,6 +92,10 @@ type Result struct {
 	Summary string
 	// ExitCode is set by run_shell.
 	ExitCode int
+	// SandboxNote is set by run_shell when a confined command failed with
+	// a permission error: what the sandbox allows, also at the end of
+	// Output, so the interface can say the sandbox may have refused it.
+	SandboxNote string
 }
 
 // Tool is one callable tool. Args are the raw JSON arguments the model sent,

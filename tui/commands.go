@@ -29,6 +29,7 @@ func commandTable() []command {
 		{"clear", "", "start a new conversation", (*model).cmdClear},
 		{"model", "[id]", "switch the model for the next requests", (*model).cmdModel},
 		{"approval", "[mode]", "approval policy: ask, auto-edit, full-auto, read-only", (*model).cmdApproval},
+		{"permissions", "", "what may run unasked: policy, rules, session grants (d revokes one), sandbox", (*model).cmdPermissions},
 		{"context", "", "what the next request holds, and how much of the window", (*model).cmdContext},
 		{"compact", "[focus]", "summarize the conversation so far to free context (the log keeps it all)", (*model).cmdCompact},
 		{"plan", "[request]", "plan mode: the model reads and proposes a plan to accept; again to leave", (*model).cmdPlan},

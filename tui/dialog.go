@@ -150,7 +150,7 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	case "y", "Y":
 		return m.choose(optYes)
 	case "a", "A":
-		if d.req.Keep {
+		if !offersSession(d.req) {
 			return nil
 		}
 		return m.choose(optSession)
@@ -253,10 +253,7 @@ func (m *model) dialogView() string {
 	}
 	b.WriteString(title)
 	if d.req.Always {
-		reason := sanitize.Visible(d.req.Reason)
-		if reason == "" {
-			reason = "This command always asks."
-		}
+		reason := alwaysReason(d.req)
 		for _, l := range wrap("⚠ "+reason, inner) {
 			b.WriteString("\n" + th.bad.Render(l))
 		}
@@ -283,8 +280,11 @@ func (m *model) dialogView() string {
 			"No (n)",
 			"No, and tell the model… (e)",
 		}
-		if d.req.Keep {
+		switch {
+		case d.req.Keep:
 			opts = keepOptions()
+		case d.req.Always:
+			opts[optSession] = ""
 		}
 		var parts []string
 		for i, o := range opts {
@@ -300,6 +300,22 @@ func (m *model) dialogView() string {
 		b.WriteString(strings.Join(wrapJoin(parts, inner), "\n"))
 	}
 	return th.dialogBorder.Width(m.width).Render(b.String())
+}
+
+// alwaysReason says why a request asks under every policy; for a command
+// it starts "always asks:", in place of the session grant it cannot offer.
+func alwaysReason(r *agent.ApprovalRequest) string {
+	reason := sanitize.Visible(r.Reason)
+	if r.Keep {
+		return reason
+	}
+	if reason == "" {
+		return "always asks"
+	}
+	if rest, ok := strings.CutPrefix(reason, "This "); ok {
+		reason = "this " + rest
+	}
+	return "always asks: " + reason
 }
 
 // wrapJoin lays out styled pieces left to right, starting a new line when

@@ -27,6 +27,8 @@ type fakeBackend struct {
 	finishOnCancel bool
 	// startOnSubmit makes Submit start a turn the way the agent does.
 	startOnSubmit bool
+	// perms is what Permissions returns; Revoke drops its grants.
+	perms agent.Permissions
 }
 
 func newFakeBackend() *fakeBackend {

@@ -185,6 +185,27 @@ func TestGoldenApprovalLongDiff(t *testing.T) {
 	})
 }
 
+// TestGoldenApprovalAlwaysAsks: an always-ask command's dialog says why
+// and offers no "allow for this session".
+func TestGoldenApprovalAlwaysAsks(t *testing.T) {
+	t.Parallel()
+	goldenRun(t, 80, 24, Options{}, func(tm *teatest.TestModel, fb *fakeBackend) {
+		call := agent.Call{ID: "p", Name: "run_shell", Args: json.RawMessage(`{"command":"git push --force origin main"}`)}
+		req := agent.NewApprovalRequest("r", call, tools.KindShell,
+			tools.Preview{Title: "run git push --force origin main", Command: "git push --force origin main"},
+			agent.Scope{Key: "run_shell:git push", Label: "commands starting with `git push`"})
+		req.Always, req.Reason = true, "This command force-pushes, rewriting the remote branch's history."
+		tm.Type("publish it")
+		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+		waitFor(t, tm, "working")
+		fb.ch <- agent.Event{Kind: agent.EventToolCallStarted, Call: &call}
+		fb.ch <- agent.Event{Kind: agent.EventApprovalRequested, Call: &call, Approval: req}
+		waitFor(t, tm, "always asks")
+		tm.Send(tea.KeyPressMsg{Code: 'a', Text: "a"})
+		waitFor(t, tm, "always asks")
+	})
+}
+
 func TestGoldenInterrupted(t *testing.T) {
 	t.Parallel()
 	goldenRun(t, 80, 20, Options{}, func(tm *teatest.TestModel, fb *fakeBackend) {

@@ -215,10 +215,9 @@ func (m *model) onAttached(msg attachedMsg) tea.Cmd {
 	text := msg.text
 	chips := msg.chips
 	if len(m.shellContext) > 0 {
-		text += "\n\n" + strings.Join(m.shellContext, "\n\n")
-		for range m.shellContext {
-			chips = append(chips, "shell output")
-		}
+		block, chip := shellBlock(m.shellContext)
+		text += "\n\n" + block
+		chips = append(chips, chip)
 		m.shellContext = nil
 	}
 	if err := m.be.Submit(text); err != nil {

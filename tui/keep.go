@@ -21,14 +21,19 @@ func keepOptions() [numOptions]string {
 }
 
 // stepOption moves the selection by delta (±1), skipping optSession for a
-// keep request.
+// keep request and an always-ask command, which offer no session grant.
 func stepOption(r *agent.ApprovalRequest, sel, delta int) int {
 	sel = (sel + numOptions + delta) % numOptions
-	if r.Keep && sel == optSession {
+	if !offersSession(r) && sel == optSession {
 		sel = (sel + numOptions + delta) % numOptions
 	}
 	return sel
 }
+
+// offersSession reports whether the dialog offers "allow for this
+// session": not for a keep request, and not for an always-ask command,
+// which asks again every time whatever the grants say.
+func offersSession(r *agent.ApprovalRequest) bool { return !r.Keep && !r.Always }
 
 // keepCardState puts a card back to running once its keep request is
 // answered: the command has run, its result is still to come.

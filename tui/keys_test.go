@@ -230,19 +230,49 @@ func TestApprovalResolvedElsewhereClosesDialog(t *testing.T) {
 	}
 }
 
+// TestAlwaysAskShowsReason: an always-ask command's dialog says why it
+// always asks and offers no session grant, since one would not take effect:
+// `a` and tabbing over its place choose nothing.
 func TestAlwaysAskShowsReason(t *testing.T) {
 	t.Parallel()
-	m, _ := newTestModel(t, Options{})
-	startTurn(m)
-	call := &agent.Call{ID: "s", Name: "run_shell", Args: json.RawMessage(`{"command":"rm -rf build"}`)}
-	req := agent.NewApprovalRequest("r", *call, tools.KindShell, tools.Preview{Title: "run rm -rf build", Command: "rm -rf build"}, agent.Scope{Key: "run_shell:rm", Label: "commands starting with `rm`"})
-	req.Always, req.Reason = true, "This command deletes files recursively."
-	events(m, agent.Event{Kind: agent.EventApprovalRequested, Call: call, Approval: req})
-	s := screen(m)
-	for _, want := range []string{"deletes files recursively", "$ rm -rf build", "commands starting with `rm`"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("dialog lacks %q:\n%s", want, s)
-		}
+	for _, tc := range []struct {
+		name  string
+		keys  []tea.KeyPressMsg
+		want  agent.DecisionKind
+		reply bool
+	}{
+		{"a grants nothing", []tea.KeyPressMsg{{Code: 'a', Text: "a"}}, 0, false},
+		{"A grants nothing", []tea.KeyPressMsg{{Code: 'A', Text: "A"}}, 0, false},
+		{"tab skips the missing choice", []tea.KeyPressMsg{{Code: tea.KeyTab}, {Code: tea.KeyEnter}}, agent.Deny, true},
+		{"y allows once", []tea.KeyPressMsg{{Code: 'y', Text: "y"}}, agent.AllowOnce, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			m, _ := newTestModel(t, Options{})
+			startTurn(m)
+			call := &agent.Call{ID: "s", Name: "run_shell", Args: json.RawMessage(`{"command":"rm -rf build"}`)}
+			req := agent.NewApprovalRequest("r", *call, tools.KindShell, tools.Preview{Title: "run rm -rf build", Command: "rm -rf build"}, agent.Scope{Key: "run_shell:rm", Label: "commands starting with `rm`"})
+			req.Always, req.Reason = true, "This command deletes files recursively."
+			events(m, agent.Event{Kind: agent.EventApprovalRequested, Call: call, Approval: req})
+			s := screen(m)
+			for _, want := range []string{"always asks: this command deletes files recursively", "$ rm -rf build", "y/n/e"} {
+				if !strings.Contains(s, want) {
+					t.Errorf("dialog lacks %q:\n%s", want, s)
+				}
+			}
+			for _, not := range []string{"(a)", "commands starting with `rm`", "y/a/n/e"} {
+				if strings.Contains(s, not) {
+					t.Errorf("dialog offers a session grant (%q):\n%s", not, s)
+				}
+			}
+			for _, k := range tc.keys {
+				press(m, k)
+			}
+			d, ok := decision(req)
+			if ok != tc.reply || ok && d.Kind != tc.want {
+				t.Errorf("decision %+v (replied %v), want %v (replied %v)", d, ok, tc.want, tc.reply)
+			}
+		})
 	}
 }
 

@@ -132,7 +132,7 @@ type model struct {
 	inputViewOK bool
 
 	shell        *shellRun
-	shellContext []string
+	shellContext []shellDone
 
 	quitting bool
 

@@ -23,6 +23,9 @@ type pickItem struct {
 	run func(m *model) tea.Cmd
 	// alt is what ctrl+f does on the row; nil when nothing.
 	alt func(m *model) tea.Cmd
+	// del is what delete (and d, in a picker that does not filter) does
+	// on the row; nil when nothing.
+	del func(m *model) tea.Cmd
 }
 
 // picker is a modal list above the input: the session picker, the rewind
@@ -124,6 +127,8 @@ func (m *model) onPickerKey(k tea.KeyPressMsg) tea.Cmd {
 			m.pick = nil
 			return it.alt(m)
 		}
+	case "delete":
+		return m.pickDelete()
 	case "backspace":
 		if p.filterable && p.query != "" {
 			_, size := utf8.DecodeLastRuneInString(p.query)
@@ -135,12 +140,29 @@ func (m *model) onPickerKey(k tea.KeyPressMsg) tea.Cmd {
 			p.query = ""
 			p.filter()
 		}
+	case "d":
+		if !p.filterable {
+			return m.pickDelete()
+		}
+		p.query += k.Text
+		p.sel = 0
+		p.filter()
 	default:
 		if p.filterable && k.Text != "" {
 			p.query += k.Text
 			p.sel = 0
 			p.filter()
 		}
+	}
+	return nil
+}
+
+// pickDelete runs the selected row's del, closing the picker first (del
+// may open it again with what is left).
+func (m *model) pickDelete() tea.Cmd {
+	if it, ok := m.pick.selected(); ok && it.del != nil {
+		m.pick = nil
+		return it.del(m)
 	}
 	return nil
 }

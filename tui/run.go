@@ -28,7 +28,14 @@ type Backend interface {
 	SetModel(string)
 	Model() string
 	Reset() error
+	// Permissions and Revoke are /permissions: the policy, rules and
+	// session grants in force, and taking a grant back.
+	Permissions() agent.Permissions
+	Revoke(key string) bool
 }
+
+// The agent is the interface's backend; checked here, at compile time.
+var _ Backend = (*agent.Agent)(nil)
 
 // Options configure the interface.
 type Options struct {
@@ -60,6 +67,9 @@ type Options struct {
 	// Files lists up to max workspace files for the @-mention picker, with
 	// the tools' rules (.gitignore, secrets, links); nil offers none.
 	Files func(ctx context.Context, max int) ([]string, error)
+	// Permissions says where the approval settings came from and what
+	// the shell sandbox allows, for /permissions.
+	Permissions PermissionsInfo
 	// Notices are shown once in the welcome block, e.g. that the shell
 	// sandbox is unavailable or that a session was resumed.
 	Notices []string

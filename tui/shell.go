@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,6 +16,26 @@ import (
 
 // maxShellContext bounds the output of a `!` command passed to the model.
 const maxShellContext = 8 << 10
+
+// SandboxRefused is what Options.Shell returns, with the exit code, when
+// the command failed with a permission error while confined: it ran, and
+// the sandbox may have refused part of it. Note says what the sandbox
+// allows; it goes to the model with the output.
+type SandboxRefused struct {
+	Note string
+}
+
+// Error returns the sandbox's note.
+func (e *SandboxRefused) Error() string { return e.Note }
+
+// shellDone is a finished `!` command kept for the next message.
+type shellDone struct {
+	command string
+	code    int
+	output  string
+	// note is the sandbox's note when it may have refused part of it.
+	note string
+}
 
 // shellRun is a `!` command in progress.
 type shellRun struct {
@@ -101,7 +122,11 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 	}
 	cancelled := run.ctx.Err() != nil
 	run.cancel()
-	res := &agent.ToolResult{Status: tools.StatusOK, ExitCode: msg.code, Duration: msg.took}
+	var refused *SandboxRefused
+	if errors.As(msg.err, &refused) {
+		msg.err = nil // it ran; the card and the model are told below
+	}
+	res := &agent.ToolResult{Status: tools.StatusOK, ExitCode: msg.code, Duration: msg.took, Sandboxed: refused != nil}
 	run.card.output.WriteString(run.card.outSan.Flush())
 	out := run.card.output.String()
 	switch {
@@ -125,12 +150,37 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 		if msg.err != nil {
 			ctxOut += "\n(error: " + msg.err.Error() + ")"
 		}
-		// Credentials are redacted for the model as in a tool result.
-		m.shellContext = append(m.shellContext, tools.Redact(fmt.Sprintf("I ran `%s` (exit code %d); its output:\n```\n%s\n```", run.command, msg.code, strings.TrimRight(ctxOut, "\n"))))
+		done := shellDone{command: run.command, code: msg.code, output: strings.TrimRight(ctxOut, "\n")}
+		if refused != nil {
+			done.note = refused.Note
+		}
+		m.shellContext = append(m.shellContext, done)
 	}
 	m.shell = nil
 	m.busy = false
 	return m.sendQueued()
+}
+
+// shellBlock is the one context block the `!` commands run since the last
+// message add to the next one, and the chip that stands for it.
+// Credentials are redacted for the model as in a tool result.
+func shellBlock(runs []shellDone) (text, chip string) {
+	one := func(d shellDone) string {
+		s := fmt.Sprintf("`%s` (exit code %d); its output:\n```\n%s\n```", d.command, d.code, d.output)
+		if d.note != "" {
+			s += "\n" + d.note
+		}
+		return s
+	}
+	if len(runs) == 1 {
+		return tools.Redact("I ran " + one(runs[0])), "shell output"
+	}
+	parts := make([]string, len(runs))
+	for i, d := range runs {
+		parts[i] = fmt.Sprintf("%d. ", i+1) + one(d)
+	}
+	return tools.Redact(fmt.Sprintf("I ran %d commands, in this order:\n\n", len(runs)) + strings.Join(parts, "\n\n")),
+		fmt.Sprintf("shell output of %d commands", len(runs))
 }
 
 func btoi(b bool) int {

@@ -52,6 +52,9 @@ type toolCard struct {
 	expanded bool
 	shell    bool   // a `!` command the user ran, not a model call
 	plan     string // propose_plan: the plan, Markdown, shown whole
+	// sandboxed: the command failed with a permission error while
+	// confined, so the sandbox may have refused part of it.
+	sandboxed bool
 }
 
 func (c *toolCard) cacheRef() *cache { return &c.cache }
@@ -129,6 +132,7 @@ func (c *toolCard) finish(r *agent.ToolResult) {
 	c.took = r.Duration
 	c.summary = sanitize.Clean(firstLine(r.Summary))
 	c.exitCode = r.ExitCode
+	c.sandboxed = r.Sandboxed
 	out := sanitize.Clean(r.Output)
 	if len(out) > maxCardOutput {
 		out = out[:maxCardOutput] + "\n…"
@@ -207,6 +211,10 @@ func (c *toolCard) stateText(rc *renderCtx) string {
 	}
 	return ""
 }
+
+// sandboxedLine marks a command the sandbox may have refused: it failed
+// with a permission error while confined.
+const sandboxedLine = "⊘ sandboxed: a permission error may come from the sandbox (writes outside the workspace, network) · /permissions shows what it allows"
 
 // collapsed sizes of card bodies.
 const (
@@ -303,6 +311,11 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 			text = c.result
 		}
 		out = append(out, c.tail(rc, text, body, d)...)
+		if c.sandboxed {
+			for _, l := range wrap(sandboxedLine, body) {
+				out = append(out, indent+th.warn.Render(l))
+			}
+		}
 	case open && c.result != "":
 		out = append(out, c.tail(rc, c.result, body, d)...)
 	}

@@ -224,6 +224,8 @@ func (m *model) statusLine() string {
 			hint = "y/a/n/e · ctrl+c interrupts"
 			if m.dlg.req.Keep {
 				hint = "y keeps · n reverts"
+			} else if !offersSession(m.dlg.req) {
+				hint = "y/n/e · ctrl+c interrupts"
 			}
 		}
 		if m.tv.isOpen() {

@@ -76,6 +76,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		Attach:        attachFile(a.Registry),
 		Files:         a.Files,
 		Notices:       a.Notices,
+		Permissions:   a.Permissions,
 		Prices:        a.Prices,
 		Memory:        tui.MemoryFromAgent(a.Memory),
 		Context: func() tui.ContextInfo {
@@ -115,6 +116,9 @@ func userShell(reg *tools.Registry) func(ctx context.Context, command string, ou
 		r := t.Run(ctx, args, output)
 		switch r.Status {
 		case tools.StatusOK:
+			if r.SandboxNote != "" {
+				return r.ExitCode, &tui.SandboxRefused{Note: r.SandboxNote}
+			}
 			return r.ExitCode, nil
 		case tools.StatusCancelled:
 			return r.ExitCode, context.Canceled

@@ -425,3 +425,15 @@ func undoSummary(res *session.RewindResult) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// Revoke takes a grant back and records it, so resuming the session does
+// not restore it.
+func (r *recordedAgent) Revoke(key string) bool {
+	if !r.Agent.Revoke(key) {
+		return false
+	}
+	if r.log != nil {
+		r.log.recorder.GrantRevoked(key)
+	}
+	return true
+}

@@ -54,6 +54,9 @@ type app struct {
 	// set (the sandbox is on but Landlock is unavailable, or --no-network
 	// cannot be enforced), the interface shows it once.
 	Sandbox sandbox.Status
+	// Permissions says where the approval settings came from and what the
+	// sandbox allows, for /permissions.
+	Permissions tui.PermissionsInfo
 	// Resumed is the session continued, nil for a new one.
 	Resumed *resumed
 	// Pick opens the session picker at start (--resume without an id);
@@ -197,6 +200,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	// Changes the flags ask for on top of a resumed session's model and
 	// policy, recorded once the log is open.
 	var modelChange, policyChange bool
+	policySource := cfg.Approval.Source.String()
+	if cfg.Approval.Source.Kind == config.SourceDefault {
+		policySource = "the default"
+	}
 	if res != nil {
 		st := &res.state
 		st.Adapt(session.Current{Workspace: ws.Root, Model: model, ToolsHash: hash})
@@ -213,6 +220,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			policyChange = true
 		} else {
 			policy = st.Policy
+			policySource = "the resumed session"
 		}
 	}
 	host := "offline"
@@ -320,6 +328,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Memory:        memory,
 		Prices:        modelPrices(cfg.ModelSettings(model)),
 		Sandbox:       sandboxStatus,
+		Permissions:   permissionsInfo(cfg, policy, policySource, sandboxStatus),
 		cleanup:       cleanup,
 	}, nil
 }

@@ -1,0 +1,209 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// readOnlyMessage is what the approval event says about a command that ran
+// unasked because it only reads.
+const readOnlyMessage = "a read-only command: runs without asking"
+
+// maxGlobMatches bounds the files one glob of a read-only command is
+// checked against; a glob matching more asks.
+const maxGlobMatches = 512
+
+// readOnly reports whether every simple command of a parsed line only
+// reads: each is on the read-only list with options that neither write a
+// file nor run a program, no redirection writes a file (but /dev/null and
+// the standard streams), no word expands to something known only when the
+// line runs, and no word names a path outside the workspace or a secret
+// file. It is decided on the bash syntax tree, never by prefix: anything
+// the check cannot read asks as before.
+func (a *Agent) readOnly(tg target, d dangerCheck) bool {
+	t := tg.tree
+	if !tg.shell || t.err != nil || t.unsure != "" || t.download != "" || t.netFD || t.loops || len(t.cmds) == 0 {
+		return false // a while loop of reads still runs until the timeout
+	}
+	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret}
+	for _, c := range t.cmds {
+		if !ro.command(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlyCheck judges the commands of one line.
+type readOnlyCheck struct {
+	d dangerCheck
+	// secret reports whether a workspace-relative path names a secret file.
+	secret func(rel string) bool
+}
+
+// command reports whether one simple command only reads.
+func (ro readOnlyCheck) command(c shellCommand) bool {
+	if c.sep == "&" || c.envUnsafe || c.viaShell || c.nested {
+		return false // a background job outlives the judgement; nested ones come from substitutions
+	}
+	f := c.flags
+	if f.subst || f.arith || f.risky || f.hdocExpand || f.net {
+		return false
+	}
+	for _, w := range c.writes {
+		if !harmlessSink(w) {
+			return false
+		}
+	}
+	for _, r := range c.reads {
+		if r.expand || r.glob || !ro.path(r.val) {
+			return false
+		}
+	}
+	if len(c.words) == 0 {
+		return true // a redirection of a group, checked above
+	}
+	if programIndex(c.words) != 0 {
+		return false // an assignment changes the environment the program sees
+	}
+	prog := c.words[0]
+	if !literalName(prog) || strings.ContainsRune(prog.val, '/') {
+		return false // ./ls is a workspace file, not the ls on the list
+	}
+	spec, ok := readOnlyCommands[prog.val]
+	if !ok {
+		return false
+	}
+	args := c.words[1:]
+	for _, w := range args {
+		if w.expand {
+			return false
+		}
+		if spec.plain {
+			continue // its words are printed, not opened
+		}
+		if w.glob && !ro.glob(w.val) {
+			return false
+		}
+		if !w.glob && !ro.word(w.val) {
+			return false
+		}
+	}
+	return spec.check == nil || spec.check(readOnlyCall{args: args, piped: c.piped, workdir: ro.d.workdir})
+}
+
+// harmlessSink reports whether an output redirection writes no file:
+// /dev/null or a standard stream.
+func harmlessSink(w shellWord) bool {
+	if w.expand || w.glob {
+		return false
+	}
+	switch w.val {
+	case "/dev/null", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return false
+}
+
+// word reports whether an argument names no path outside the workspace and
+// no secret file, as an operand, as an option's value (--file=x, -fx) or
+// as a revision's path (HEAD:x).
+func (ro readOnlyCheck) word(v string) bool {
+	if !ro.path(v) {
+		return false
+	}
+	if _, after, ok := strings.Cut(v, ":"); ok && !ro.path(after) {
+		return false // git show HEAD:.env reads the secret from the repository
+	}
+	if strings.HasPrefix(v, "-") {
+		if _, val, ok := strings.Cut(v, "="); ok && !ro.path(val) {
+			return false
+		}
+		if len(v) > 2 && v[1] != '-' && !ro.path(v[2:]) {
+			return false
+		}
+	}
+	return true
+}
+
+// path reports whether v, read as a path from the working directory, stays
+// inside the workspace without climbing (..) and is not a secret file.
+// Words that are not paths pass when they look like none of those.
+func (ro readOnlyCheck) path(v string) bool {
+	if strings.HasPrefix(v, "~") {
+		return false
+	}
+	for _, el := range strings.Split(filepath.ToSlash(v), "/") {
+		if el == ".." {
+			return false
+		}
+	}
+	p := v
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ro.d.workdir, p)
+	}
+	p = filepath.Clean(p)
+	if ro.d.root == "" || p != ro.d.root && !isInside(ro.d.root, p) {
+		return false
+	}
+	rel, err := filepath.Rel(ro.d.root, p)
+	if err != nil {
+		return false
+	}
+	return !ro.secret(filepath.ToSlash(rel))
+}
+
+// glob reports whether every file a glob matches now is a path the command
+// may read and cannot be taken for an option: bash passes the names it
+// finds, and a file named --pre=x.sh would be read by rg as an option. A
+// glob with classes or extended patterns, which Go's matcher reads
+// differently from bash, asks.
+func (ro readOnlyCheck) glob(pattern string) bool {
+	if strings.ContainsAny(pattern, "[]{}()!@+") || strings.HasPrefix(pattern, "-") || !ro.path(pattern) {
+		return false
+	}
+	full := pattern
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(ro.d.workdir, pattern)
+	}
+	matches, err := filepath.Glob(full)
+	if err != nil || len(matches) > maxGlobMatches {
+		return false
+	}
+	dotted := strings.HasPrefix(filepath.Base(pattern), ".")
+	for _, m := range matches {
+		if !dotted && strings.HasPrefix(filepath.Base(m), ".") {
+			continue // bash's * skips dot files (dotglob is off, and shopt asks)
+		}
+		name := m
+		if !filepath.IsAbs(pattern) {
+			if r, err := filepath.Rel(ro.d.workdir, m); err == nil {
+				name = r
+			}
+		}
+		if strings.HasPrefix(name, "-") || strings.HasPrefix(filepath.Base(m), "-") || !ro.path(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// readOnlyCall is what a command's own check looks at.
+type readOnlyCall struct {
+	args []shellWord
+	// piped: the command reads the previous command's output.
+	piped   bool
+	workdir string
+}
+
+// regularFile reports whether a path names a regular file (not a folder,
+// not a link) from the call's working directory.
+func (c readOnlyCall) regularFile(v string) bool {
+	p := v
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.workdir, p)
+	}
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -1,0 +1,218 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ternhq/tern/tools"
+)
+
+// TestReadOnlyCommandsRunUnasked judges command lines under the ask policy
+// with no rules: those that only read run unasked, and every way a listed
+// command can write a file, run a program, hang, or read outside the
+// workspace or a secret asks as before.
+func TestReadOnlyCommandsRunUnasked(t *testing.T) {
+	t.Parallel()
+	_, _, shell := fakeTools()
+	dir := t.TempDir()
+	for _, f := range []string{"a.go", "b.go", "README.md", ".env", "server.key", "sub/c.go", "hostile/--pre=evil.sh", "hostile/x.txt"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := tools.NewWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want judged
+	}{
+		// Commands that only read.
+		{"ls", unasked},
+		{"ls -la sub", unasked},
+		{"ls .", unasked},
+		{"pwd", unasked},
+		{"echo hello world", unasked},
+		{"cat README.md", unasked},
+		{"cat a.go | wc -l", unasked},
+		{"head -n 20 a.go", unasked},
+		{"tail -n 5 README.md", unasked},
+		{"grep -n func a.go b.go", unasked},
+		{"grep -c x *.go", unasked},
+		{"rg -n func a.go", unasked},
+		{"cat a.go | rg func", unasked},
+		{"find . -name '*.go' -type f", unasked},
+		{"git status", unasked},
+		{"git log --oneline -n 5", unasked},
+		{"git diff HEAD~1 -- a.go", unasked},
+		{"git show HEAD:a.go", unasked},
+		{"git blame a.go", unasked},
+		{"git --no-pager log -p", unasked},
+		{"go list ./...", unasked},
+		{"go vet ./...", unasked},
+		{"ls sub/*.go", unasked},
+		{"ls 2>/dev/null && git status", unasked},
+		{"(ls; pwd) 2>&1", unasked},
+		{"sort a.go | head", unasked},
+		{"git log | head -20", unasked},
+
+		// Writes a file.
+		{"ls > out.txt", asks},
+		{"echo x >> README.md", asks},
+		{"cat a.go | tee out.txt", asks},
+		{"sort -o out.txt a.go", asks},
+		{"sort -uo out.txt a.go", asks},
+		{"sort --output=out.txt a.go", asks},
+		{"find . -fprint out.txt", asks},
+		{"find . -fprintf out.txt %p", asks},
+		{"find . -fls out.txt", asks},
+		{"git diff --output=out.txt", asks},
+		{"git diff --outp=out.txt", asks},
+		{"git log --output out.txt", asks},
+		{"git log -p --output-directory=x", asks},
+		{"go list -modfile=x.mod ./...", asks},
+		{"go list -mod=mod ./...", asks},
+		{"go vet -debug-actiongraph=x.json ./...", asks},
+		{"uniq a.go out.txt", asks},
+		{"sed -i s/a/b/ a.go", asks},
+
+		// Runs a program.
+		{"rg --pre=./evil.sh func a.go", asks},
+		{"rg --pre ./evil.sh func a.go", asks},
+		{"rg -z func a.go", asks},
+		{"rg func hostile/*", asks}, // a file named --pre=evil.sh becomes an option
+		{"cat hostile/*", asks},
+		{"find . -exec cat {} ;", asks},
+		{"find . -execdir ls ;", asks},
+		{"find . -ok ls ;", asks},
+		{"find . -name x -delete", always},
+		{"git -c core.pager=./evil.sh log", asks},
+		{"git -c diff.external=./evil.sh diff", asks},
+		{"git -p log", asks},
+		{"git --paginate log", asks},
+		{"git diff --ext-diff", asks},
+		{"git log -p --textconv", asks},
+		{"git --exec-path=/tmp log", asks},
+		{"go vet -vettool=./evil ./...", asks},
+		{"go list -toolexec=./evil ./...", asks},
+		{"go vet -exec=./evil ./...", asks},
+		{"go vet -gcflags=-cpuprofile=x ./...", asks},
+		{"go test ./...", asks},
+		{"go env -w GOFLAGS=-x", asks},
+		{"awk 'BEGIN{system(\"touch x\")}'", asks},
+		{"sort --compress-program=./evil a.go", asks},
+		{"less README.md", asks},
+		{"xargs cat < a.go", asks},
+		{"./ls", asks},
+		{"/tmp/ls", asks},
+		{"env ls", asks},
+		{"echo $(touch x)", asks},
+		{"cat <(touch x)", asks},
+		{"ls `touch x`", asks},
+		{"PAGER=./evil git log", asks},
+		{"GIT_EXTERNAL_DIFF=./evil git diff", asks},
+		{"X=1 ls", asks},
+		{"ls $DIR", asks},
+		{"ls ${x}", asks},
+		{"bash -c ls", asks},
+		{"git status; touch x", asks},
+		{"ls & touch x", asks},
+		{"ls &", asks},
+
+		// Waits forever.
+		{"tail -f README.md", asks},
+		{"tail -F README.md", asks},
+		{"tail -nf README.md", asks},
+		{"tail --follow=name README.md", asks},
+		{"tail -20f README.md", asks},
+
+		{"while true; do ls; done", asks},
+		{"until false; do pwd; done", asks},
+		{"for f in a.go b.go; do wc -l $f; done", asks}, // $f expands
+		{"for f in a.go b.go; do cat a.go; done", unasked},
+
+		// Reads outside the workspace or a secret.
+		{"cat /etc/passwd", asks},
+		{"cat ~/.ssh/id_rsa", asks},
+		{"cat ../x", asks},
+		{"ls sub/../..", asks},
+		{"cat .env", asks},
+		{"cat server.key", asks},
+		{"git show HEAD:.env", asks},
+		{"grep -f .env a.go", asks},
+		{"grep -f.env a.go", asks},
+		{"wc --files0-from=.env", asks},
+		{"cat < .env", asks},
+		{"cat *.key", asks},
+		{"cat *", asks},       // server.key
+		{"ls sub/*", unasked}, // no secret there
+		{"cat .*", asks},      // .env
+		{"grep -r x .", asks},
+		{"grep -rn x", asks},
+		{"grep --recursive x .", asks},
+		{"rg func", asks},
+		{"rg func sub", asks},
+		{"rg --hidden func a.go", asks},
+		{"rg -uu func a.go", asks},
+		{"rg --no-ignore func a.go", asks},
+		{"git -C /tmp log", asks},
+		{"git --git-dir=/tmp/x log", asks},
+		{"git diff --no-index /etc/passwd a.go", asks},
+		{"find / -name x", asks},
+		{"head -c 10 /dev/zero", asks},
+		{"git branch -D main", asks},
+		{"printf -v x %s y", asks},
+	} {
+		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
+		r := a.judge(shell, "run_shell", args, PolicyAsk)
+		if got := classify(r, PolicyAsk); got != tc.want {
+			t.Errorf("%q: %s (%s), want %s", tc.cmd, got, r.reason, tc.want)
+		}
+	}
+}
+
+// TestReadOnlyPolicies checks that only the policies that ask for shell
+// commands are changed: read-only still refuses them, and deny rules win.
+func TestReadOnlyPolicies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		policy Policy
+		deny   []string
+		want   verdict
+	}{
+		{"ask", PolicyAsk, nil, verdictRun},
+		{"auto-edit", PolicyAutoEdit, nil, verdictRun},
+		{"read-only policy refuses shell commands", PolicyReadOnly, nil, verdictDeny},
+		{"a deny rule wins", PolicyAsk, []string{"run_shell:ls *"}, verdictDeny},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, shell := fakeTools()
+			ws, err := tools.NewWorkspace(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws,
+				Rules: Rules{Deny: tc.deny}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := a.judge(shell, "run_shell", json.RawMessage(`{"command":"ls -la"}`), tc.policy)
+			if r.verdict != tc.want {
+				t.Errorf("verdict %d, want %d (%s)", r.verdict, tc.want, r.decision.Message)
+			}
+		})
+	}
+}
