@@ -162,14 +162,18 @@ func collectWait(cmd tea.Cmd, patience time.Duration) []tea.Msg {
 
 // step sends msg to m and then feeds back what its commands produce
 // (except frame ticks, which tests trigger with frame()).
-func step(m *model, msg tea.Msg) {
+func step(m *model, msg tea.Msg) { stepWait(m, msg, 20*time.Millisecond) }
+
+// stepWait is step with a longer patience, for messages whose commands do
+// file or process I/O that a loaded machine can slow past step's 20 ms.
+func stepWait(m *model, msg tea.Msg, patience time.Duration) {
 	_, cmd := m.Update(msg)
-	for _, out := range collect(cmd) {
+	for _, out := range collectWait(cmd, patience) {
 		switch out.(type) {
 		case frameMsg, eventsMsg:
 			continue
 		}
-		step(m, out)
+		stepWait(m, out, patience)
 	}
 }
 

@@ -432,7 +432,7 @@ func TestEditorRoundTrip(t *testing.T) {
 	if err := os.WriteFile(ready.path, []byte("edited\ntwice\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	step(m, editorMsg{path: ready.path, exited: true})
+	stepWait(m, editorMsg{path: ready.path, exited: true}, 5*time.Second)
 	if v := m.input.Value(); v != "edited\ntwice" {
 		t.Fatalf("input after editing %q", v)
 	}
