@@ -157,7 +157,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		{"ctrl+t", "transcript: every tool card and reasoning in full · tab/shift+tab select a card, enter folds it · esc back"},
 		{"ctrl+g", "edit the draft in $EDITOR"},
 		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft · !cmd runs a shell command"},
-		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next session)"},
+		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next request)"},
 		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
 	}
 	add(0, "", th.bold.Render("Keys"))
@@ -208,8 +208,7 @@ type modelsMsg struct {
 
 func (m *model) cmdModel(args string) tea.Cmd {
 	if args != "" {
-		m.setModel(args)
-		return nil
+		return m.setModel(args)
 	}
 	if m.opts.Models == nil {
 		m.setNotice("model: "+m.be.Model()+" · type /model <id> to switch", false)
@@ -255,9 +254,22 @@ func (m *model) onModels(msg modelsMsg) {
 	m.pal = p
 }
 
-func (m *model) setModel(id string) {
+// setModel switches the model from the next request on and, through
+// Options.RememberModel, makes it the default of new sessions.
+func (m *model) setModel(id string) tea.Cmd {
 	m.be.SetModel(id)
-	m.setNotice("model: "+id+" (from the next request)", false)
+	remember := m.opts.RememberModel
+	if remember == nil {
+		m.setNotice("model: "+id+" (from the next request)", false)
+		return nil
+	}
+	m.setNotice("model: "+id+" (from the next request, and for new sessions)", false)
+	return func() tea.Msg {
+		if err := remember(id); err != nil {
+			return noticeMsg{text: "model: " + id + " is used in this session, but not remembered for new ones: " + sanitize.Clean(err.Error()), bad: true}
+		}
+		return nil
+	}
 }
 
 func (m *model) cmdApproval(args string) tea.Cmd {

@@ -41,6 +41,11 @@ type Options struct {
 	Offline bool
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
+	// Mouse starts with mouse capture on (/mouse toggles it).
+	Mouse bool
+	// RememberModel makes a model picked with /model the default of new
+	// sessions; nil: the pick holds for this session only.
+	RememberModel func(id string) error
 	// Home is TERN_HOME; the prompt history lives in Home/history.
 	Home string
 	// Models lists the gateway's models for /model; nil when unknown.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui"
 )
@@ -36,7 +37,7 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessio
 	if a.Sandbox.Warning != "" {
 		a.Notices = append(a.Notices, a.Sandbox.Warning)
 	}
-	code := c.showInterface(ctx, a, flags.theme)
+	code := c.showInterface(ctx, a, cfg)
 	if err := a.Close(); err != nil {
 		c.printf(c.stderr, "tern: %s\n", a.Redact(err.Error()))
 		if code == exitOK {
@@ -48,7 +49,7 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessio
 
 // showInterface runs the full-screen interface on a wired session and
 // returns the exit status.
-func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
+func (c *cli) showInterface(ctx context.Context, a *app, cfg *config.Config) int {
 	actx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -67,7 +68,9 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		Agent:         a.Agent,
 		Workspace:     a.Workspace,
 		Offline:       a.Offline,
-		Theme:         theme,
+		Theme:         cfg.Theme.V,
+		Mouse:         cfg.Mouse.V,
+		RememberModel: cfg.RememberModel,
 		Home:          a.Home,
 		Models:        a.Models,
 		LookupWindow:  a.LookupWindow,

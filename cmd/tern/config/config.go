@@ -22,6 +22,8 @@ const (
 	// DefaultMaxAttempts is how often one model request is tried when the
 	// gateway fails in a retryable way (rate limit, 5xx, network).
 	DefaultMaxAttempts = 4
+	// DefaultTheme picks dark or light from the terminal's background.
+	DefaultTheme = "auto"
 	// DefaultCompactThreshold is the context use, in percent of the window,
 	// at which the conversation is compacted automatically (as
 	// agent.DefaultCompactThreshold).
@@ -69,6 +71,17 @@ type Config struct {
 	CompactThreshold Value[int]
 	// Models holds per-model settings keyed by model id.
 	Models map[string]ModelSettings
+	// Theme is the interface's colours: auto, dark or light.
+	Theme Value[string]
+	// Mouse turns mouse capture on when the interface starts (/mouse
+	// toggles it).
+	Mouse Value[bool]
+	// TitleModel is the model that names sessions; empty: the session's.
+	TitleModel Value[string]
+
+	// fileModel is config.toml's model ("" when it names none), kept with
+	// a remembered /model choice to tell which of the two is newer.
+	fileModel string
 }
 
 // ModelSettings are optional facts about one model id, from the config
