@@ -86,6 +86,9 @@ type Options struct {
 	// when path is "") and returns where it went, for /export; nil
 	// disables it.
 	Export func(path string) (written string, err error)
+	// Rename gives the session a title and returns it as recorded, for
+	// /rename; nil disables it.
+	Rename func(title string) (string, error)
 	// Diff returns every file change of the session as concatenated
 	// unified diffs, for /diff; nil disables it.
 	Diff func(ctx context.Context) (string, error)

@@ -544,8 +544,8 @@ turn:
 		if err != nil {
 			t.Fatal(err)
 		}
-		if filepath.Dir(path) != f.ws {
-			t.Errorf("/export wrote %s, outside the workspace %s", path, f.ws)
+		if want := filepath.Join(f.home, ".tern", "exports"); filepath.Dir(path) != want {
+			t.Errorf("/export wrote %s, not in %s", path, want)
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
