@@ -170,7 +170,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		mouse = "Mouse capture is on: the wheel scrolls; hold shift while dragging to select text. /mouse turns it off for plain selection."
 	}
 	add(0, "", th.bold.Render("Mouse"))
-	add(2, "  "+mouse, "  /copy puts the last answer on the clipboard (OSC 52, plus xclip/wl-copy when installed).")
+	add(2, "  "+mouse, "  /copy puts the last answer on the clipboard (inside tmux through its buffer; else OSC 52, plus xclip/wl-copy when installed).")
 	help := &noticeBlock{lines: lines, hangs: hangs}
 	m.tr.add(help)
 	// On a short screen the block is taller than the view: show its start,

@@ -366,6 +366,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice(msg.text, msg.bad)
 	case rememberedMsg:
 		m.onRemembered(msg)
+	case copiedMsg:
+		cmd = m.onCopied(msg)
 	case diffMsg:
 		m.onDiff(msg)
 	case undoMsg:
