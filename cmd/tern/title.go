@@ -23,7 +23,7 @@ type titler struct {
 	prov   provider.Provider
 	// model is title_model; "" means the session's model at the time.
 	model string
-	agent *agent.Agent
+	conv  conversation
 	log   *sessionLog
 	// debug records why a title request failed.
 	debug func(format string, args ...any)
@@ -34,10 +34,16 @@ type titler struct {
 	asked map[string]bool
 }
 
+// conversation is what the titler reads of the agent (*agent.Agent).
+type conversation interface {
+	Messages() []provider.Message
+	Model() string
+}
+
 // newTitler returns a titler for the sessions log records; stop ends it.
-func newTitler(ctx context.Context, prov provider.Provider, model string, a *agent.Agent, log *sessionLog, debug func(string, ...any)) *titler {
+func newTitler(ctx context.Context, prov provider.Provider, model string, conv conversation, log *sessionLog, debug func(string, ...any)) *titler {
 	ctx, cancel := context.WithCancel(ctx)
-	return &titler{ctx: ctx, cancel: cancel, prov: prov, model: model, agent: a, log: log, debug: debug, asked: map[string]bool{}}
+	return &titler{ctx: ctx, cancel: cancel, prov: prov, model: model, conv: conv, log: log, debug: debug, asked: map[string]bool{}}
 }
 
 // watch passes the events of in on, in order, and starts the title request
@@ -78,14 +84,14 @@ func (t *titler) turnEnded() {
 	if titled || t.asked[id] {
 		return
 	}
-	prompt, answer := firstExchange(t.agent.Messages())
+	prompt, answer := firstExchange(t.conv.Messages())
 	if prompt == "" || answer == "" {
 		return // no answer yet (an error, only tool calls): try after the next turn
 	}
 	t.asked[id] = true
 	model := t.model
 	if model == "" {
-		model = t.agent.Model()
+		model = t.conv.Model()
 	}
 	t.wg.Add(1)
 	go func() {
