@@ -19,11 +19,7 @@ func TestTmuxSessionTitle(t *testing.T) {
 	t.Parallel()
 	needTmux(t)
 	g := newSSEGateway(t, func(s *sse, req chatRequest, _ *http.Request) {
-		if len(req.Messages) > 0 && strings.Contains(req.Messages[0].text(), "short title") {
-			s.text("Alpha loader rewrite", 64, 0)
-		} else {
-			s.text("answer to: "+req.lastUser(), 16, 0)
-		}
+		s.text("answer to: "+req.lastUser(), 16, 0)
 		s.finish("stop")
 	})
 	ws := t.TempDir()
@@ -66,7 +62,7 @@ func TestTmuxSessionTitle(t *testing.T) {
 		t.Fatalf("tern sessions --json: %v", err)
 	}
 	var list []sessionJSON
-	if err := json.Unmarshal(out, &list); err != nil || len(list) != 1 || list[0].Title != "Alpha loader rewrite" {
+	if err := json.Unmarshal(out, &list); err != nil || len(list) != 1 || list[0].Title != titlePrefix+"alpha prompt" {
 		t.Fatalf("tern sessions --json = %s (%v); want the one session titled", out, err)
 	}
 
