@@ -193,7 +193,8 @@ func TestRememberedLineAppliesNow(t *testing.T) {
 			step(m, tea.WindowSizeMsg{Width: 120, Height: 30})
 			m.input.SetValue("# use tabs")
 			press(m, keyEnter)
-			press(m, keyRuneY)
+			_, cmd := m.Update(keyRuneY)
+			step(m, cmd()) // at once: collect's patience is short on a loaded machine
 			m.runCommand("/memory")
 			m.layout()
 			m.viewValid = false
