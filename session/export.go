@@ -24,10 +24,14 @@ func Export(s *Session) string {
 	}
 	var b strings.Builder
 	title := "tern session " + st.Header.ID
-	for _, e := range st.Entries {
-		if e.Kind == EntryUser {
-			title = shorten(e.Text, titleRunes)
-			break
+	if st.Title != "" {
+		title = shorten(st.Title, titleRunes)
+	} else {
+		for _, e := range st.Entries {
+			if e.Kind == EntryUser {
+				title = shorten(e.Text, titleRunes)
+				break
+			}
 		}
 	}
 	fmt.Fprintf(&b, "# %s\n\n", escapeHeading(title))

@@ -35,8 +35,9 @@ type Info struct {
 	Workspace string
 	Model     string
 	Parent    string
-	// Title is the first user prompt on one line, shortened to about 60
-	// characters.
+	// Title is the session's last title record (generated after the first
+	// answer, or given with /rename), else its first user prompt on one
+	// line, shortened to about 60 characters.
 	Title string
 	// Prompt is the first user prompt on one line, shortened to about 200
 	// characters, for a picker's detail line.
@@ -54,14 +55,17 @@ const (
 	promptRunes = 200
 )
 
-// List returns the sessions under Dir(home), the most recently used first
+// List returns the sessions under Dir(home) that hold a message (see
+// Info.empty), the most recently used first
 // (then the newest created). It reads each file's header and scans its
 // lines without decoding them.
 func List(home string) ([]Info, error) {
 	var out []Info
 	err := walkDays(home, func(files []string) bool {
 		for _, f := range files {
-			out = append(out, readInfo(f, true))
+			if in := readInfo(f, true); !in.empty() {
+				out = append(out, in)
+			}
 		}
 		return false
 	})
@@ -106,7 +110,9 @@ func Latest(home, workspace string) (Info, error) {
 	for _, c := range cands {
 		info := readInfo(c.path, false)
 		if info.Problem == "" && filepath.Clean(info.Workspace) == workspace {
-			return readInfo(c.path, true), nil
+			if full := readInfo(c.path, true); !full.empty() {
+				return full, nil
+			}
 		}
 	}
 	return Info{}, fmt.Errorf("no saved session for %s; start one by running tern there: %w", workspace, ErrNotFound)
@@ -147,6 +153,11 @@ func Find(home, idPrefix string) (Info, error) {
 	}
 	return Info{}, fmt.Errorf("%q matches %d sessions (%s); type more of the id: %w", idPrefix, len(matches), strings.Join(ids, ", "), ErrAmbiguous)
 }
+
+// empty reports a readable session without a single message: one that was
+// opened and left (or killed) before its first prompt. Lists skip it, as
+// there is nothing in it to resume.
+func (in Info) empty() bool { return in.Problem == "" && in.Messages == 0 }
 
 // idFromName takes the id out of a file name <HHMMSS>-<id>.jsonl.
 func idFromName(path string) string {
@@ -222,6 +233,7 @@ func readDirsDesc(dir string) ([]string, error) {
 var (
 	userPrefix      = []byte(`{"type":"` + TypeUserMessage + `"`)
 	assistantPrefix = []byte(`{"type":"` + TypeAssistantMessage + `"`)
+	titlePrefix     = []byte(`{"type":"` + TypeTitle + `"`)
 )
 
 // readInfo reads a session's header and, with scan, counts its messages and
@@ -258,16 +270,19 @@ func readInfo(path string, scan bool) Info {
 	return info
 }
 
-// scanBody counts message lines and decodes only the first user message.
+// scanBody counts message lines and decodes only the first user message
+// and the title records.
 func scanBody(r *bufio.Reader, info *Info) error {
+	titled := false
 	for {
 		line, err := r.ReadSlice('\n')
 		isUser := bytes.HasPrefix(line, userPrefix)
 		if isUser || bytes.HasPrefix(line, assistantPrefix) {
 			info.Messages++
 		}
+		isTitle := bytes.HasPrefix(line, titlePrefix)
 		var whole []byte
-		if isUser && info.Title == "" {
+		if (isUser && info.Prompt == "") || isTitle {
 			whole = append(whole, line...)
 		}
 		for errors.Is(err, bufio.ErrBufferFull) {
@@ -276,15 +291,22 @@ func scanBody(r *bufio.Reader, info *Info) error {
 				whole = append(whole, line...)
 			}
 		}
-		if whole != nil {
-			var m UserMessage
-			if json.Unmarshal(whole, &m) == nil {
-				// A prompt sent in plan mode carries the agent's note for the
-				// model; the title is what the user typed.
-				_, text := agent.SplitPlanNote(m.Text)
-				info.Title = shorten(text, titleRunes)
-				info.Prompt = shorten(text, promptRunes)
+		var t Title
+		var m UserMessage
+		switch {
+		case whole == nil:
+		case isTitle:
+			if json.Unmarshal(whole, &t) == nil && strings.TrimSpace(t.Title) != "" {
+				info.Title, titled = shorten(t.Title, titleRunes), true
 			}
+		case json.Unmarshal(whole, &m) == nil:
+			// A prompt sent in plan mode carries the agent's note for the
+			// model; the title is what the user typed.
+			_, text := agent.SplitPlanNote(m.Text)
+			if !titled {
+				info.Title = shorten(text, titleRunes)
+			}
+			info.Prompt = shorten(text, promptRunes)
 		}
 		if errors.Is(err, io.EOF) {
 			return nil
@@ -307,4 +329,24 @@ func shorten(s string, n int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ") + "…"
+}
+
+// Name is what lists call a loaded session: its last title record, else
+// its first prompt on one line, shortened; "" when it has neither.
+func Name(s *Session) string {
+	name := ""
+	for _, r := range s.Records {
+		switch b := r.Body.(type) {
+		case Title:
+			if strings.TrimSpace(b.Title) != "" {
+				name = shorten(b.Title, titleRunes)
+			}
+		case UserMessage:
+			if name == "" {
+				_, text := agent.SplitPlanNote(b.Text)
+				name = shorten(text, titleRunes)
+			}
+		}
+	}
+	return name
 }

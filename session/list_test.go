@@ -117,7 +117,8 @@ func TestListLatestFind(t *testing.T) {
 	for _, in := range list {
 		ids = append(ids, in.ID)
 	}
-	if got := strings.Join(ids, " "); got != "bbbb3333 aaaa2222 aaaa1111 cccc4444 dddd5555" {
+	// The session without a message (opened and left) is not listed.
+	if got := strings.Join(ids, " "); got != "bbbb3333 aaaa2222 aaaa1111 dddd5555" {
 		t.Fatalf("order %s", got)
 	}
 	if in := list[0]; in.Title != "newest of one" || in.Messages != 5 || in.Workspace != "/w/one" || in.Model != "test-model" || !in.Created.Equal(day.Add(48*time.Hour)) || in.Updated.IsZero() || in.Problem != "" {
@@ -127,10 +128,7 @@ func TestListLatestFind(t *testing.T) {
 		in.Prompt != strings.Join(strings.Fields(long), " ") {
 		t.Fatalf("title %q (%d runes), messages %d", in.Title, len([]rune(in.Title)), in.Messages)
 	}
-	if in := list[3]; in.Title != "" || in.Messages != 0 {
-		t.Fatalf("empty session %+v", in)
-	}
-	if in := list[4]; in.Problem == "" || in.Path != broken {
+	if in := list[3]; in.Problem == "" || in.Path != broken {
 		t.Fatalf("damaged session %+v", in)
 	}
 
@@ -214,5 +212,62 @@ func TestShorten(t *testing.T) {
 		if got := shorten(in, n); got != want {
 			t.Errorf("shorten(%q, %d) = %q, want %q", in, n, got, want)
 		}
+	}
+}
+
+// TestListTitles checks that a title record names a session in lists (the
+// last one wins, a /rename over a generated one), that without one the
+// first prompt does, and that Latest passes over a session left empty.
+func TestListTitles(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		titles []Title
+		want   string
+	}{
+		{name: "no title record: the first prompt", want: "fix the\tloader"},
+		{name: "generated", titles: []Title{{Title: "Streaming session loader"}}, want: "Streaming session loader"},
+		{name: "renamed after", titles: []Title{{Title: "Streaming session loader"}, {Title: "loader v2", Renamed: true}}, want: "loader v2"},
+		{name: "blank title ignored", titles: []Title{{Title: "  "}}, want: "fix the\tloader"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			home := t.TempDir()
+			day := time.Date(2026, 5, 1, 10, 0, 0, 0, time.Local)
+			makeSessions(t, home, []fixture{{id: "aaaa1111", workspace: "/w", prompt: "fix the\tloader", created: day, messages: 2}})
+			list, err := List(home)
+			if err != nil || len(list) != 1 {
+				t.Fatal(list, err)
+			}
+			w, err := OpenAppend(list[0].Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ti := range tt.titles {
+				if _, err := w.Append(ti); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			// A newer session of the same workspace that holds nothing.
+			makeSessions(t, home, []fixture{{id: "bbbb2222", workspace: "/w", created: day.Add(time.Hour)}})
+			want := strings.Join(strings.Fields(tt.want), " ")
+			if list, err = List(home); err != nil || len(list) != 1 || list[0].Title != want || list[0].Prompt != "fix the loader" {
+				t.Fatalf("List = %+v, %v; want only aaaa1111 titled %q", list, err, want)
+			}
+			if latest, err := Latest(home, "/w"); err != nil || latest.ID != "aaaa1111" {
+				t.Fatalf("Latest = %+v, %v; want the session with messages", latest, err)
+			}
+			s, err := Load(list[0].Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := Name(s); got != want {
+				t.Fatalf("Name = %q, want %q", got, want)
+			}
+		})
 	}
 }

@@ -179,6 +179,8 @@ func decodeRecord(line []byte) (r rawRecord, known bool, err error) {
 		b, err = decodeBody[Snapshot](line)
 	case TypeRequest:
 		b, err = decodeBody[Request](line)
+	case TypeTitle:
+		b, err = decodeBody[Title](line)
 	}
 	if err != nil {
 		return r, false, err

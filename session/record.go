@@ -24,6 +24,9 @@ const (
 	TypeSnapshot         Type = "snapshot"
 	// TypeRequest measures a model request as it went out.
 	TypeRequest Type = "request"
+	// TypeTitle names the session (generated after the first answer, or
+	// given with /rename).
+	TypeTitle Type = "title"
 )
 
 // Body is the payload of one record. Only this package's record types
@@ -180,6 +183,14 @@ type Request struct {
 	Tokens int `json:"tokens"`
 }
 
+// Title names the session in lists and pickers; the last one wins.
+type Title struct {
+	Title string `json:"title"`
+	// Renamed is true when the user gave it (/rename), false when a model
+	// generated it.
+	Renamed bool `json:"renamed,omitempty"`
+}
+
 // ModelChange records a switch of model; later requests use Model.
 type ModelChange struct {
 	Model string `json:"model"`
@@ -301,6 +312,9 @@ func (Snapshot) Type() Type { return TypeSnapshot }
 // Type implements Body.
 func (Request) Type() Type { return TypeRequest }
 
+// Type implements Body.
+func (Title) Type() Type { return TypeTitle }
+
 func (UserMessage) isBody()      {}
 func (AssistantMessage) isBody() {}
 func (AssistantDelta) isBody()   {}
@@ -316,3 +330,4 @@ func (ErrorRecord) isBody()      {}
 func (Checkpoint) isBody()       {}
 func (Snapshot) isBody()         {}
 func (Request) isBody()          {}
+func (Title) isBody()            {}

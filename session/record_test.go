@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 var allTypes = []Type{
 	TypeUserMessage, TypeAssistantMessage, TypeAssistantDelta, TypeToolResult, TypeApproval, TypeGrant,
 	TypeUsage, TypeModelChange, TypePolicyChange, TypeCompaction, TypeRewind, TypeError, TypeCheckpoint,
-	TypeSnapshot, TypeRequest,
+	TypeSnapshot, TypeRequest, TypeTitle,
 }
 
 // sample is a record of each type with every field set, with characters JSON
@@ -52,6 +52,8 @@ func sample(t Type) Body {
 		return Checkpoint{Turn: 3, Path: "internal/app.go", Hash: Absent}
 	case TypeRequest:
 		return Request{Step: 2, Attempt: 1, Bytes: 48213, Messages: 7, ToolResults: 2, ToolResultBytes: 30112, ToolsBytes: 7900, PrefixBytes: 39000, Tokens: 11020}
+	case TypeTitle:
+		return Title{Title: "Fix the \"loader\" <fast> ünï", Renamed: true}
 	case TypeSnapshot:
 		return Snapshot{Turn: 3, Command: "go generate ./...", Before: "4b825dc642cb6eb9a060e54bf8d69288fbee4904", After: "5f1c8e0a0b4d3c2e1f0a9b8c7d6e5f4a3b2c1d0e"}
 	}

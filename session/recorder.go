@@ -205,6 +205,14 @@ func (r *Recorder) ModelChanged(model string) {
 	r.mu.Unlock()
 }
 
+// Titled records the session's title: generated after the first answer,
+// or given by the user (renamed).
+func (r *Recorder) Titled(title string, renamed bool) {
+	r.mu.Lock()
+	r.appendLocked(Title{Title: title, Renamed: renamed})
+	r.mu.Unlock()
+}
+
 // PolicyChanged records that later tool calls use policy p (call it with
 // agent.SetPolicy).
 func (r *Recorder) PolicyChanged(p agent.Policy) {

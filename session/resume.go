@@ -45,6 +45,8 @@ type State struct {
 	// Turns are the user turns in the conversation, oldest first: what a
 	// rewind can go back to.
 	Turns []TurnInfo
+	// Title is the session's last title record ("" when it has none).
+	Title string
 	// LastTurn is the highest turn number in the log; pass it to
 	// Recorder.StartAfter.
 	LastTurn int
@@ -286,6 +288,8 @@ func (f *folder) add(r Record) {
 		}
 	case Request:
 		// A measurement; the conversation is in the message records.
+	case Title:
+		f.st.Title = b.Title
 	case AssistantDelta:
 		// Load folds deltas into messages; a raw one changes nothing.
 	}

@@ -2,11 +2,14 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // lastAnswer is the Markdown of the most recent assistant message.
@@ -19,8 +22,11 @@ func (m *model) lastAnswer() string {
 	return ""
 }
 
-// cmdCopy copies the last answer: OSC 52 through the terminal (works over
-// SSH) and a local clipboard tool when one is installed.
+// cmdCopy copies the last answer and says truthfully how: inside tmux
+// ($TMUX set) into tmux's buffer, which `tmux load-buffer -w` also hands
+// to the outer terminal's clipboard, since tmux may swallow OSC 52; else
+// OSC 52 through the terminal (works over SSH, if the terminal allows it)
+// and a local clipboard tool when one is installed.
 func (m *model) cmdCopy(string) tea.Cmd {
 	text := m.lastAnswer()
 	if text == "" {
@@ -28,12 +34,50 @@ func (m *model) cmdCopy(string) tea.Cmd {
 		return nil
 	}
 	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
-	m.setNotice("copied the last answer ("+itoa(lines)+" lines)", false)
+	what := "the last answer (" + itoa(lines) + " lines)"
 	ctx := m.ctx
+	if m.getenv("TMUX") != "" {
+		m.setNotice("copying "+what+"…", false)
+		return func() tea.Msg {
+			if err := copyWithTmux(ctx, text); err != nil {
+				return copiedMsg{text: text, what: what, tmuxErr: err}
+			}
+			return noticeMsg{text: "copied " + what + " via tmux buffer"}
+		}
+	}
+	m.setNotice("sent "+what+" to the terminal via OSC 52 (your terminal must allow it)", false)
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
 		copyWithTool(ctx, text)
 		return nil
 	})
+}
+
+// copiedMsg reports a tmux copy that failed, so OSC 52 is tried instead.
+type copiedMsg struct {
+	text, what string
+	tmuxErr    error
+}
+
+// onCopied falls back to OSC 52 when tmux would not take the text.
+func (m *model) onCopied(msg copiedMsg) tea.Cmd {
+	m.setNotice("tmux did not take it ("+sanitize.Clean(msg.tmuxErr.Error())+"); sent "+msg.what+" to the terminal via OSC 52 (your terminal must allow it)", false)
+	return tea.SetClipboard(msg.text)
+}
+
+// copyWithTmux loads text into tmux's paste buffer; -w also sets the outer
+// terminal's clipboard when tmux's set-clipboard option allows it.
+func copyWithTmux(ctx context.Context, text string) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, "tmux", "load-buffer", "-w", "-")
+	c.Stdin = strings.NewReader(text)
+	if out, err := c.CombinedOutput(); err != nil {
+		if s := strings.TrimSpace(string(out)); s != "" {
+			return fmt.Errorf("%w: %s", err, s)
+		}
+		return err
+	}
+	return nil
 }
 
 // copyWithTool pipes text to wl-copy, xclip or xsel, whichever exists; the

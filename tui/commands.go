@@ -40,8 +40,9 @@ func commandTable() []command {
 		{"undo", "[force]", "revert the last turn's file changes (force: overwrite files changed outside tern)", (*model).cmdUndo},
 		{"rewind", "", "go back to an earlier turn: code, conversation or both; or undo a rewind (esc esc)", (*model).cmdRewind},
 		{"resume", "[id]", "switch to a saved session of this workspace (picker without an id)", (*model).cmdResume},
+		{"rename", "<title>", "name this session (tern names it after the first answer)", (*model).cmdRename},
 		{"fork", "[turn]", "continue in a new session with the history so far (or up to a turn)", (*model).cmdFork},
-		{"export", "[path]", "write the conversation as Markdown (default ./tern-<session id>.md)", (*model).cmdExport},
+		{"export", "[path]", "write the conversation as Markdown (default $TERN_HOME/exports/<id>-<title>.md)", (*model).cmdExport},
 		{"copy", "", "copy the last answer to the clipboard", (*model).cmdCopy},
 		{"mouse", "", "toggle mouse capture (wheel vs. native selection)", (*model).cmdMouse},
 		{"unrecorded", "", "after the session log failed: go on without recording", (*model).cmdUnrecorded},
@@ -191,7 +192,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		{"ctrl+g", "edit the draft in $EDITOR"},
 		{"ctrl+z", "suspend tern and get the shell back; fg resumes it"},
 		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft · !cmd runs a shell command"},
-		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next session)"},
+		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next request)"},
 		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
 	}
 	add(0, "", th.bold.Render("Keys"))
@@ -203,7 +204,7 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		mouse = "Mouse capture is on: the wheel scrolls; hold shift while dragging to select text. /mouse turns it off for plain selection."
 	}
 	add(0, "", th.bold.Render("Mouse"))
-	add(2, "  "+mouse, "  /copy puts the last answer on the clipboard (OSC 52, plus xclip/wl-copy when installed).")
+	add(2, "  "+mouse, "  /copy puts the last answer on the clipboard (inside tmux through its buffer; else OSC 52, plus xclip/wl-copy when installed).")
 	help := &noticeBlock{lines: lines, hangs: hangs}
 	m.tr.add(help)
 	// On a short screen the block is taller than the view: show its start,
@@ -242,8 +243,7 @@ type modelsMsg struct {
 
 func (m *model) cmdModel(args string) tea.Cmd {
 	if args != "" {
-		m.setModel(args)
-		return nil
+		return m.setModel(args)
 	}
 	if m.opts.Models == nil {
 		m.setNotice("model: "+m.be.Model()+" · type /model <id> to switch", false)
@@ -289,9 +289,22 @@ func (m *model) onModels(msg modelsMsg) {
 	m.pal = p
 }
 
-func (m *model) setModel(id string) {
+// setModel switches the model from the next request on and, through
+// Options.RememberModel, makes it the default of new sessions.
+func (m *model) setModel(id string) tea.Cmd {
 	m.be.SetModel(id)
-	m.setNotice("model: "+id+" (from the next request)", false)
+	remember := m.opts.RememberModel
+	if remember == nil {
+		m.setNotice("model: "+id+" (from the next request)", false)
+		return nil
+	}
+	m.setNotice("model: "+id+" (from the next request, and for new sessions)", false)
+	return func() tea.Msg {
+		if err := remember(id); err != nil {
+			return noticeMsg{text: "model: " + id + " is used in this session, but not remembered for new ones: " + sanitize.Clean(err.Error()), bad: true}
+		}
+		return nil
+	}
 }
 
 func (m *model) cmdApproval(args string) tea.Cmd {

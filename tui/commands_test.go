@@ -235,7 +235,7 @@ func TestCopyLastAnswer(t *testing.T) {
 	}
 	typeText(m, "/copy")
 	press(m, keyEnter)
-	if m.noticeBad || !strings.Contains(m.notice, "copied") {
+	if m.noticeBad || !strings.Contains(m.notice, "via OSC 52") {
 		t.Fatalf("notice %q", m.notice)
 	}
 }

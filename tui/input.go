@@ -220,7 +220,14 @@ func (m *model) onAttached(msg attachedMsg) tea.Cmd {
 		chips = append(chips, chip)
 		m.shellContext = nil
 	}
+	notes := m.memNotes
+	if len(notes) > 0 {
+		text += "\n\n" + strings.Join(notes, "\n")
+		chips = append(chips, "memory")
+		m.memNotes = nil
+	}
 	if err := m.be.Submit(text); err != nil {
+		m.memNotes = notes
 		m.busy, m.awaiting = false, false
 		m.queued = append([]string{msg.display}, m.queued...)
 		m.setNotice("could not send: "+err.Error()+" (kept in the queue)", true)

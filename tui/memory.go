@@ -56,6 +56,32 @@ func (m *model) cmdMemory(args string) tea.Cmd {
 	})
 }
 
+// rememberedMsg says a `#` line was added to a memory file.
+type rememberedMsg struct {
+	path, line string
+}
+
+// onRemembered makes an added `#` line count at once: the system prompt of
+// a running session never changes (that would void the gateway's prompt
+// cache), so the line goes to the model with the next prompt, and /memory
+// lists it and the file's new size.
+func (m *model) onRemembered(msg rememberedMsg) {
+	m.memAdded = append(m.memAdded, msg.line)
+	m.memNotes = append(m.memNotes, fmt.Sprintf("I added this instruction to %s (project memory); follow it from now on: %s", msg.path, msg.line))
+	grown := len("- " + msg.line + "\n")
+	found := false
+	for i := range m.opts.Memory {
+		if m.opts.Memory[i].Path == msg.path {
+			m.opts.Memory[i].Bytes += grown
+			found = true
+		}
+	}
+	if !found {
+		m.opts.Memory = append(m.opts.Memory, MemoryFile{Path: msg.path, Bytes: grown})
+	}
+	m.setNotice("added to "+sanitize.Clean(msg.path)+" (the model sees it from the next request)", false)
+}
+
 // memoryLines is the /memory card.
 func (m *model) memoryLines() []string {
 	th := m.rc.th
@@ -66,6 +92,12 @@ func (m *model) memoryLines() []string {
 	home := m.getenv("HOME")
 	for i, f := range m.opts.Memory {
 		lines = append(lines, fmt.Sprintf("  %d  %s %s", i+1, shortPath(sanitize.Clean(f.Path), home, max(20, m.width-24)), th.dim.Render(fmtBytes(f.Bytes))))
+	}
+	if len(m.memAdded) > 0 {
+		lines = append(lines, th.dim.Render("  added with # this session (each reaches the model with the next prompt):"))
+		for _, l := range m.memAdded {
+			lines = append(lines, "    - "+sanitize.Clean(l))
+		}
 	}
 	return append(lines, th.dim.Render("  /memory <n> opens a file in $EDITOR; changes apply from the next session"))
 }
@@ -111,7 +143,7 @@ func (m *model) onRememberKey(key string) tea.Cmd {
 			if err != nil {
 				return noticeMsg{text: "memory: " + sanitize.Clean(err.Error()), bad: true}
 			}
-			return noticeMsg{text: "added to " + sanitize.Clean(path) + " (the model sees it from the next session)"}
+			return rememberedMsg{path: path, line: line}
 		}
 	case "ctrl+c":
 		m.setNotice("not added", false)

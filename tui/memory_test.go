@@ -171,3 +171,46 @@ func TestInitAsksTheModel(t *testing.T) {
 		t.Fatalf("second /init while busy: sent %d, notice %q", len(fb.sent()), m.notice)
 	}
 }
+
+// TestRememberedLineAppliesNow checks that a `#` line counts from the next
+// request (it goes with the next prompt, once) and that /memory lists it
+// and the file it went to at once.
+func TestRememberedLineAppliesNow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		memory []MemoryFile
+		size   string
+	}{
+		{name: "into a loaded file", memory: []MemoryFile{{Path: "/work/project/AGENTS.md", Bytes: 100}}, size: "111 B"},
+		{name: "into a new file", size: "11 B"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			remember := func(string) (string, error) { return "/work/project/AGENTS.md", nil }
+			m, fb := newTestModel(t, Options{Remember: remember, Memory: tt.memory})
+			step(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+			m.input.SetValue("# use tabs")
+			press(m, keyEnter)
+			_, cmd := m.Update(keyRuneY)
+			step(m, cmd()) // at once: collect's patience is short on a loaded machine
+			m.runCommand("/memory")
+			m.layout()
+			m.viewValid = false
+			s := screen(m)
+			if !strings.Contains(s, "- use tabs") || !strings.Contains(s, "AGENTS.md "+tt.size) {
+				t.Fatalf("/memory does not show the added line and size %s:\n%s", tt.size, s)
+			}
+			typeText(m, "first")
+			press(m, keyEnter)
+			events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 1}, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+			typeText(m, "second")
+			press(m, keyEnter)
+			sent := fb.sent()
+			if len(sent) != 2 || !strings.HasPrefix(sent[0], "first") || !strings.Contains(sent[0], "follow it from now on: use tabs") || sent[1] != "second" {
+				t.Fatalf("sent %q; want the line with the first prompt only", sent)
+			}
+		})
+	}
+}

@@ -77,6 +77,9 @@ type model struct {
 	pricedModel string
 	todo        []tools.TodoItem // the model's todo list, pinned above the input
 	remember    string           // a `#` line waiting for y to go into AGENTS.md
+	// memAdded are the `#` lines added this session, for /memory;
+	// memNotes those the model has not been told of yet (next prompt).
+	memAdded, memNotes []string
 	// compacting is true while /compact runs; compactB shows the running
 	// compaction. planning mirrors the agent's plan mode; planOffer asks
 	// whether to accept the plan the model presented; planProposed says
@@ -159,6 +162,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 		streamed: map[block]bool{},
 		pastes:   map[string]string{},
 		dark:     true,
+		mouse:    opts.Mouse,
 		keyGuard: dialogKeyGuard,
 		width:    80,
 		height:   24,
@@ -378,6 +382,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onModels(msg)
 	case noticeMsg:
 		m.setNotice(msg.text, msg.bad)
+	case rememberedMsg:
+		m.onRemembered(msg)
+	case copiedMsg:
+		cmd = m.onCopied(msg)
 	case diffMsg:
 		m.onDiff(msg)
 	case undoMsg:

@@ -279,7 +279,7 @@ func (m *model) complete(run bool) tea.Cmd {
 		m.input.Reset()
 		m.pal = nil
 		if ok {
-			m.setModel(it.value)
+			return m.setModel(it.value)
 		}
 		return nil
 	case palPolicies:

@@ -48,6 +48,11 @@ type Options struct {
 	Offline bool
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
+	// Mouse starts with mouse capture on (/mouse toggles it).
+	Mouse bool
+	// RememberModel makes a model picked with /model the default of new
+	// sessions; nil: the pick holds for this session only.
+	RememberModel func(id string) error
 	// Home is TERN_HOME; the prompt history lives in Home/history.
 	Home string
 	// Models lists the gateway's models for /model; nil when unknown.
@@ -91,6 +96,9 @@ type Options struct {
 	// when path is "") and returns where it went, for /export; nil
 	// disables it.
 	Export func(path string) (written string, err error)
+	// Rename gives the session a title and returns it as recorded, for
+	// /rename; nil disables it.
+	Rename func(title string) (string, error)
 	// Diff returns every file change of the session as concatenated
 	// unified diffs, for /diff; nil disables it.
 	Diff func(ctx context.Context) (string, error)

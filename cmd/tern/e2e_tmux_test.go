@@ -119,7 +119,25 @@ type sseGateway struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
 	reqs   []chatRequest
+	titles int // title requests, answered with titleFor
 	script script
+}
+
+// titlePrefix starts every title the test gateway gives.
+const titlePrefix = "Named: "
+
+// titleFor is the test gateway's title: titlePrefix and the session's
+// first prompt, so screens that show prompts show them in titles too.
+func (r chatRequest) titleFor() string {
+	prompt := r.lastUser()
+	prompt = strings.TrimPrefix(prompt, "Request:\n")
+	prompt, _, _ = strings.Cut(prompt, "\n")
+	return titlePrefix + prompt
+}
+
+// isTitle reports the request tern makes to name a session.
+func (r chatRequest) isTitle() bool {
+	return len(r.Messages) > 0 && r.Messages[0].Role == "system" && strings.Contains(r.Messages[0].text(), "short title")
 }
 
 const (
@@ -145,10 +163,21 @@ func newSSEGateway(t testing.TB, sc script) *sseGateway {
 			http.Error(w, `{"error":{"message":"bad key","type":"invalid_request_error","code":"invalid_api_key"}}`, http.StatusUnauthorized)
 			return
 		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		if req.isTitle() {
+			// The request that names a session after its first answer is
+			// answered here, so the scripts see only the conversation's.
+			g.mu.Lock()
+			g.titles++
+			g.mu.Unlock()
+			s := &sse{w: w, f: w.(http.Flusher)}
+			s.text(req.titleFor(), 64, 0)
+			s.finish("stop")
+			return
+		}
 		g.mu.Lock()
 		g.reqs = append(g.reqs, req)
 		g.mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
 		g.script(&sse{w: w, f: w.(http.Flusher)}, req, r)
 	})
 	g.srv = httptest.NewServer(mux)

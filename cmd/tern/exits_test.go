@@ -381,6 +381,8 @@ var interfaceHooks = map[string]string{
 	"Sessions":     "this workspace's session logs in TERN_HOME, reopened; what they hold passed the exits when it was recorded",
 	// Other helpers add rows here too: merge, do not replace.
 	"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
+	"RememberModel":      "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
+	"Rename":             "records the title the user typed in the session log; nothing is read",
 }
 
 func TestEveryInterfaceHookIsClassified(t *testing.T) {
@@ -544,8 +546,8 @@ turn:
 		if err != nil {
 			t.Fatal(err)
 		}
-		if filepath.Dir(path) != f.ws {
-			t.Errorf("/export wrote %s, outside the workspace %s", path, f.ws)
+		if want := filepath.Join(f.home, ".tern", "exports"); filepath.Dir(path) != want {
+			t.Errorf("/export wrote %s, not in %s", path, want)
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {

@@ -65,6 +65,8 @@ func (f *commonFlags) config() config.Flags {
 			out.Sandbox = &f.sandbox
 		case config.FlagNoNetwork:
 			out.NoNetwork = &f.noNetwork
+		case config.FlagTheme:
+			out.Theme = &f.theme
 		}
 	})
 	return out

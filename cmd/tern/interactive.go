@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os/signal"
+	"syscall"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui"
 )
@@ -36,19 +39,29 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice sessio
 	if a.Sandbox.Warning != "" {
 		a.Notices = append(a.Notices, a.Sandbox.Warning)
 	}
-	code := c.showInterface(ctx, a, flags.theme)
+	// A closed terminal (SIGHUP, as tmux kill-session sends) or a SIGTERM
+	// ends the interface like a quit, so the log is closed properly and a
+	// session that never got a prompt is removed.
+	sctx, stopSignals := signal.NotifyContext(ctx, syscall.SIGHUP, syscall.SIGTERM)
+	defer stopSignals()
+	code := c.showInterface(sctx, a, cfg)
+	id, _, used := a.log.state()
 	if err := a.Close(); err != nil {
 		c.printf(c.stderr, "tern: %s\n", a.Redact(err.Error()))
 		if code == exitOK {
 			code = exitFailed
 		}
 	}
+	if used && sctx.Err() == nil {
+		// After the screen is restored, so it stays in the scrollback.
+		c.printf(c.stdout, "resume with: tern -r %s\n", id)
+	}
 	return code
 }
 
 // showInterface runs the full-screen interface on a wired session and
 // returns the exit status.
-func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
+func (c *cli) showInterface(ctx context.Context, a *app, cfg *config.Config) int {
 	actx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -67,7 +80,9 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 		Agent:         a.Agent,
 		Workspace:     a.Workspace,
 		Offline:       a.Offline,
-		Theme:         theme,
+		Theme:         cfg.Theme.V,
+		Mouse:         cfg.Mouse.V,
+		RememberModel: cfg.RememberModel,
 		Home:          a.Home,
 		Models:        a.Models,
 		LookupWindow:  a.LookupWindow,
@@ -90,6 +105,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, theme string) int {
 	opts.ContinueUnrecorded = a.unrecorded
 	if a.log != nil {
 		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undoFor(a.Agent.Agent)
+		opts.Rename = a.log.rename
 		opts.Sessions = &switcher{log: a.log, agent: a.Agent.Agent, workspace: a.Workspace, hash: toolsHash(a.Registry), redact: a.Redact, window: a.Agent.window}
 		opts.ResumeAtStart, opts.ResumeFork = a.Pick, a.Pick && a.PickFork
 	}

@@ -107,6 +107,9 @@ type sessionLog struct {
 	// not be written (recordgate.go); interactive says who can choose.
 	unrecorded  atomic.Bool
 	interactive bool
+	// title is the running session's last title record ("" when it has
+	// none yet: lists then show its first prompt).
+	title string
 }
 
 // openLog starts the log: a new session, the resumed one (appending), or a
@@ -138,10 +141,14 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 	// records why there are no snapshots if opening failed.
 	sh := session.OpenShadowAsync(ctx, home, ws.Root)
 	session.NewCheckpointer(rec, sh).Install(ws)
-	return &sessionLog{
+	l := &sessionLog{
 		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),
 		root: ws.Root, header: h, home: home, notices: notices, shadow: sh,
-	}, nil
+	}
+	if res != nil {
+		l.title = res.state.Title
+	}
+	return l, nil
 }
 
 // ID is the running session's id; "" when nothing is recorded (a nil log).
@@ -197,10 +204,51 @@ func (l *sessionLog) switchTo(w *session.Writer, lastTurn int, st *session.State
 	}
 	l.writer = w
 	l.unrecorded.Store(false) // a new log: recording is checked again
+	l.title = ""
 	if st != nil {
+		l.title = st.Title
 		l.header.SystemPrompt, l.header.Model, l.header.ApprovalPolicy = st.System, st.Model, st.Policy.String()
 	}
 	return errors.Join(errs...)
+}
+
+// setTitle records a title for the running session; a generated one
+// (renamed false) is dropped when the session was named meanwhile, or is
+// no longer the session with id.
+func (l *sessionLog) setTitle(id, title string, renamed bool) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.writer.Header().ID != id || (!renamed && l.title != "") {
+		return false
+	}
+	l.title = title
+	l.recorder.Titled(title, renamed)
+	return true
+}
+
+// state says which session is running, whether it has a title, and
+// whether it holds a turn yet.
+func (l *sessionLog) state() (id string, titled, used bool) {
+	if l == nil {
+		return "", false, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writer.Header().ID, l.title != "", l.recorder.Turn() > 0
+}
+
+// rename gives the running session a title of the user's, for /rename.
+func (l *sessionLog) rename(title string) (string, error) {
+	title = agent.CleanTitle(title)
+	if title == "" {
+		return "", errors.New("give the new title after /rename")
+	}
+	id, _, _ := l.state()
+	l.setTitle(id, title, true)
+	if err := l.recorder.Err(); err != nil {
+		return "", fmt.Errorf("record the title: %w", err)
+	}
+	return title, nil
 }
 
 // close writes what the recorder holds and closes the log. Call it once the
@@ -312,9 +360,9 @@ func notef(w io.Writer, format string, args ...any) {
 	_, _ = fmt.Fprintf(w, format, args...)
 }
 
-// export writes the conversation as Markdown to path, for /export; "" means
-// tern-<session id>.md in the workspace, and a relative path is taken from
-// the workspace. It returns the file written.
+// export writes the conversation as Markdown to path, for /export; ""
+// means $TERN_HOME/exports/<id>-<title>.md, out of the repository, and a
+// relative path is taken from the workspace. It returns the file written.
 func (l *sessionLog) export(path string) (string, error) {
 	if err := l.recorder.Flush(); err != nil {
 		return "", fmt.Errorf("write the session log first: %w", err)
@@ -324,7 +372,15 @@ func (l *sessionLog) export(path string) (string, error) {
 		return "", err
 	}
 	if path == "" {
-		path = "tern-" + s.Header.ID + ".md"
+		dir := filepath.Join(l.home, "exports")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", fmt.Errorf("create the exports folder: %w", err)
+		}
+		name := s.Header.ID
+		if slug := slugOf(session.Name(s)); slug != "" {
+			name += "-" + slug
+		}
+		path = filepath.Join(dir, name+".md")
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.root, path)

@@ -172,8 +172,18 @@ func TestSessionLogDiffUndoExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(ws.Root, "tern-"+log.ID()+".md"); path != want {
+	// By default out of the repository, named by id and title.
+	if want := filepath.Join(home, "exports", log.ID()+"-change-a-txt.md"); path != want {
 		t.Errorf("export wrote %s, want %s", path, want)
+	}
+	if _, err := os.Stat(filepath.Join(ws.Root, "tern-"+log.ID()+".md")); err == nil {
+		t.Error("export wrote into the workspace")
+	}
+	if _, err := log.rename("Loader: streaming / v2"); err != nil {
+		t.Fatal(err)
+	}
+	if path, err := log.export(""); err != nil || filepath.Base(path) != log.ID()+"-loader-streaming-v2.md" {
+		t.Errorf("export after /rename wrote %s, %v", path, err)
 	}
 	if md, err := os.ReadFile(path); err != nil || !strings.Contains(string(md), "change a.txt") {
 		t.Errorf("export: %v\n%s", err, md)

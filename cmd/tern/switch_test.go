@@ -99,8 +99,9 @@ func TestSwitcherResumeCarriesTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 2 || !list[0].Current || list[0].Messages != 0 || list[1].ID != f.saved ||
-		list[1].Title != "rename the package" || list[1].Messages != 4 || list[1].Model != "old-model" {
+	// The running session holds no message yet: the picker does not offer it.
+	if len(list) != 1 || list[0].ID != f.saved || list[0].Current ||
+		list[0].Title != "rename the package" || list[0].Messages != 4 || list[0].Model != "old-model" {
 		t.Fatalf("list %+v", list)
 	}
 

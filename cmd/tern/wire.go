@@ -69,6 +69,9 @@ type app struct {
 	unrecorded func() bool
 	// stopTap ends the recording of events.
 	stopTap context.CancelFunc
+	// titles names the session after its first answer; nil when it is not
+	// named by a model (offline, headless).
+	titles *titler
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
 }
@@ -82,6 +85,10 @@ func (a *app) SessionID() string { return a.log.ID() }
 // error writing the log met, if any.
 func (a *app) Close() error {
 	var err error
+	if a.titles != nil {
+		a.titles.stop() // before the log closes: a late title is dropped
+		a.titles = nil
+	}
 	if a.log != nil {
 		err = a.log.close()
 		a.log = nil
@@ -305,6 +312,13 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		lookup:     lookupWindow,
 	}
 	rec.window.follow(a, model)
+	// Interactive sessions are named after their first answer; offline,
+	// and in headless runs, the first prompt stays the name.
+	var titles *titler
+	if opts.interactive && !offline && log != nil {
+		titles = newTitler(tapCtx, prov, cfg.TitleModel.V, a, log, debugLog(cfg.Home.V, redact))
+		rec.events = titles.watch(rec.events)
+	}
 	wired = true
 	return &app{
 		Agent:         rec,
@@ -315,6 +329,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		log:           log,
 		unrecorded:    continueUnrecorded(log, logFailed),
 		stopTap:       stopTap,
+		titles:        titles,
 		Model:         model,
 		Policy:        policy,
 		Workspace:     ws.Root,

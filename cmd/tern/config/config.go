@@ -25,6 +25,8 @@ const (
 	// DefaultMaxRepeats is how many identical tool calls end a turn (as
 	// agent.DefaultMaxRepeats).
 	DefaultMaxRepeats = 5
+	// DefaultTheme picks dark or light from the terminal's background.
+	DefaultTheme = "auto"
 	// DefaultCompactThreshold is the context use, in percent of the window,
 	// at which the conversation is compacted automatically (as
 	// agent.DefaultCompactThreshold).
@@ -75,6 +77,17 @@ type Config struct {
 	CompactThreshold Value[int]
 	// Models holds per-model settings keyed by model id.
 	Models map[string]ModelSettings
+	// Theme is the interface's colours: auto, dark or light.
+	Theme Value[string]
+	// Mouse turns mouse capture on when the interface starts (/mouse
+	// toggles it).
+	Mouse Value[bool]
+	// TitleModel is the model that names sessions; empty: the session's.
+	TitleModel Value[string]
+
+	// fileModel is config.toml's model ("" when it names none), kept with
+	// a remembered /model choice to tell which of the two is newer.
+	fileModel string
 }
 
 // ModelSettings are optional facts about one model id, from the config

@@ -35,6 +35,9 @@ type fileConfig struct {
 	MaxRequests      *int                     `toml:"max_requests"`
 	MaxDuration      *string                  `toml:"max_duration"`
 	Models           map[string]ModelSettings `toml:"models"`
+	Theme            *string                  `toml:"theme"`
+	Mouse            *bool                    `toml:"mouse"`
+	TitleModel       *string                  `toml:"title_model"`
 
 	// The bounded waits and sizes (bounds.go).
 	FirstTokenTimeout *string `toml:"first_token_timeout"`

@@ -37,6 +37,7 @@ const (
 	FlagSkipApprovals = "dangerously-skip-approvals"
 	FlagSandbox       = "sandbox"
 	FlagNoNetwork     = "no-network"
+	FlagTheme         = "theme"
 )
 
 // Flags holds the command-line values the user actually set; nil means the
@@ -52,6 +53,8 @@ type Flags struct {
 	// Sandbox is "on" or "off" as given to --sandbox.
 	Sandbox   *string
 	NoNetwork *bool
+	// Theme is --theme: auto, dark or light.
+	Theme *string
 	// MaxCost, MaxRequests and MaxDuration are `tern run`'s budget flags.
 	MaxCost     *float64
 	MaxRequests *int
@@ -111,7 +114,11 @@ func Load(in Inputs) (*Config, error) {
 	}
 	c.APIKey = resolveString(nil, "", env, []string{EnvAPIKey, EnvOpenAIAPIKey}, fc.APIKey, file, "")
 	c.APIKey.V = strings.TrimSpace(c.APIKey.V)
-	c.Model = resolveString(in.Flags.Model, FlagModel, env, []string{EnvModel, EnvOpenAIModel}, fc.Model, file, DefaultModel)
+	fileModel, modelSrc, err := c.rememberedModel(fc.Model, file)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	c.Model = resolveString(in.Flags.Model, FlagModel, env, []string{EnvModel, EnvOpenAIModel}, fileModel, modelSrc, DefaultModel)
 	if strings.TrimSpace(c.Model.V) == "" {
 		errs = append(errs, fmt.Errorf("model from %s is empty; set a model id with --model or %s", c.Model.Source, EnvModel))
 	}
@@ -166,11 +173,41 @@ func Load(in Inputs) (*Config, error) {
 			errs = append(errs, fmt.Errorf("%s from %s is %d; it must be at least %d", v.name, v.val.Source, v.val.V, v.min))
 		}
 	}
+	c.Theme = resolveString(in.Flags.Theme, FlagTheme, env, nil, fc.Theme, file, DefaultTheme)
+	switch c.Theme.V {
+	case "auto", "dark", "light":
+	default:
+		errs = append(errs, fmt.Errorf("theme from %s is %q; use auto, dark or light", c.Theme.Source, c.Theme.V))
+	}
+	c.Mouse = Value[bool]{Source: Source{Kind: SourceDefault}}
+	if fc.Mouse != nil {
+		c.Mouse = Value[bool]{V: *fc.Mouse, Source: file}
+	}
+	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
 	c.Models = fc.Models
 	if c.Models == nil {
 		c.Models = map[string]ModelSettings{}
 	}
 	return c, errors.Join(errs...)
+}
+
+// rememberedModel is the model config.toml stands for: the one picked with
+// /model (state.json) while config.toml still names the model it named
+// then, else config.toml's own. So the newer of the two choices wins, and
+// flags and environment variables win over both.
+func (c *Config) rememberedModel(fileModel *string, file Source) (*string, Source, error) {
+	if fileModel != nil {
+		c.fileModel = *fileModel
+	}
+	if c.Home.V == "" {
+		return fileModel, file, nil
+	}
+	path := filepath.Join(c.Home.V, StateFile)
+	st, err := readState(path)
+	if err != nil || st.Model == "" || st.ConfigModel != c.fileModel {
+		return fileModel, file, err
+	}
+	return &st.Model, Source{Kind: SourceState, Name: path}, nil
 }
 
 // resolveSandbox sets the sandbox settings: --sandbox and --no-network over

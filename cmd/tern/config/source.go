@@ -7,6 +7,9 @@ type SourceKind int
 const (
 	SourceDefault SourceKind = iota + 1
 	SourceFile
+	// SourceState is TERN_HOME/state.json: a choice made in the interface
+	// (/model), above config.toml until that file names another value.
+	SourceState
 	SourceEnv
 	SourceFlag
 )
@@ -16,7 +19,7 @@ const (
 type Source struct {
 	Kind SourceKind
 	// Name is the flag name (without dashes), the environment variable, or
-	// the config file's path; empty for defaults.
+	// the config or state file's path; empty for defaults.
 	Name string
 }
 
@@ -28,6 +31,8 @@ func (s Source) String() string {
 		return "default"
 	case SourceFile:
 		return "config " + s.Name
+	case SourceState:
+		return "picked with /model (" + s.Name + ")"
 	case SourceEnv:
 		return "env " + s.Name
 	case SourceFlag:
