@@ -1,0 +1,56 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
+)
+
+// goSnippet and makeSnippet are indented with tabs, as gofmt and make want.
+const (
+	goSnippet   = "```go\nfunc main() {\n\tif ok {\n\t\tfmt.Println(\"hi\")\t// greet\n\t}\n}\n```\n"
+	makeSnippet = "```make\nbuild:\n\tgo build -o /tmp/tern ./cmd/tern\n\ntest: build\n\tgo test ./...\n```\n"
+)
+
+// TestGoldenRender draws answers and cards whose layout depends on how text
+// is measured: tabs, tables, failed commands.
+func TestGoldenRender(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		w, h int
+		evs  []agent.Event
+		want string // the screen shows this when everything arrived
+	}{
+		{
+			name: "code-tabs",
+			w:    80, h: 40,
+			evs: append([]agent.Event{
+				{Kind: agent.EventTextDelta, Text: "Go:\n\n" + goSnippet + "\nMake:\n\n" + makeSnippet},
+			}, callEvents("t", "run_shell", `{"command":"printf 'a\\tb\\n'"}`,
+				agent.Event{Kind: agent.EventToolRunning},
+				agent.Event{Kind: agent.EventToolOutput, Text: "a\tb\n\tindented\n"},
+				agent.Event{Kind: agent.EventToolFinished, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "exit 0", Duration: time.Second}})...),
+			want: "indented",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			goldenRun(t, tt.w, tt.h, Options{}, func(tm *teatest.TestModel, fb *fakeBackend) {
+				tm.Type("show me")
+				tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+				waitFor(t, tm, "working")
+				for _, e := range tt.evs {
+					fb.ch <- e
+				}
+				waitFor(t, tm, tt.want)
+			})
+		})
+	}
+}
