@@ -38,6 +38,14 @@ func TestGoldenRender(t *testing.T) {
 				agent.Event{Kind: agent.EventToolFinished, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "exit 0", Duration: time.Second}})...),
 			want: "indented",
 		},
+		{
+			name: "table",
+			w:    100, h: 20,
+			evs: []agent.Event{
+				{Kind: agent.EventTextDelta, Text: "| flag | meaning |\n|---|---|\n| `-r` | resume |\n| `-p` | prompt |\n\nDone.\n"},
+			},
+			want: "Done.",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

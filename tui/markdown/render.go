@@ -83,7 +83,7 @@ func (r *Renderer) render(src string) ([]string, int, error) {
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
 	}
-	return lines, max(1, trail-1), nil
+	return fitTables(lines), max(1, trail-1), nil
 }
 
 // TrimPadding removes the trailing spaces glamour pads each line with (each
