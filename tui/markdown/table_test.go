@@ -23,13 +23,13 @@ func TestTablesFitContent(t *testing.T) {
 		},
 		{
 			name: "styled and aligned", style: Dark,
-			src:  "| name | size |\n|:--|--:|\n| `go.mod` | 12 |\n| **main.go** | 3400 |\n",
+			src: "| name | size |\n|:--|--:|\n| `go.mod` | 12 |\n| **main.go** | 3400 |\n",
 			// The code span's padding is drawn on its background: content.
 			want: []string{"   name     │ size", "  ──────────┼──────", "   \u00a0go.mod\u00a0 │   12", "   main.go  │ 3400"},
 		},
 		{
 			name: "content wider than the screen wraps", style: Plain,
-			src:  "| a | b |\n|---|---|\n| " + long + "| x |\n",
+			src: "| a | b |\n|---|---|\n| " + long + "| x |\n",
 			want: []string{
 				"   a                                                           | b",
 				"  -------------------------------------------------------------|---",
