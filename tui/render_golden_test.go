@@ -13,7 +13,7 @@ import (
 
 // goSnippet and makeSnippet are indented with tabs, as gofmt and make want.
 const (
-	goSnippet   = "```go\nfunc main() {\n\tif ok {\n\t\tfmt.Println(\"hi\")\t// greet\n\t}\n}\n```\n"
+	goSnippet   = "```go\ntype T struct {\n\tID\tint\n}\n\nfunc main() {\n\tif ok {\n\t\tfmt.Println(\"hi\")\n\t}\n}\n```\n"
 	makeSnippet = "```make\nbuild:\n\tgo build -o /tmp/tern ./cmd/tern\n\ntest: build\n\tgo test ./...\n```\n"
 )
 
@@ -45,6 +45,16 @@ func TestGoldenRender(t *testing.T) {
 				{Kind: agent.EventTextDelta, Text: "| flag | meaning |\n|---|---|\n| `-r` | resume |\n| `-p` | prompt |\n\nDone.\n"},
 			},
 			want: "Done.",
+		},
+		{
+			name: "failed-command",
+			w:    80, h: 20,
+			evs: callEvents("t", "run_shell", `{"command":"make check"}`,
+				agent.Event{Kind: agent.EventToolRunning},
+				agent.Event{Kind: agent.EventToolOutput, Text: "checking…\n"},
+				agent.Event{Kind: agent.EventToolOutput, Text: "make: *** [check] Error 3\n"},
+				agent.Event{Kind: agent.EventToolFinished, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "exit 3", ExitCode: 3, Duration: 6100 * time.Millisecond}}),
+			want: "exit 3",
 		},
 	}
 	for _, tt := range tests {

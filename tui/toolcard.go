@@ -134,6 +134,11 @@ func (c *toolCard) finish(r *agent.ToolResult) {
 	switch r.Status {
 	case tools.StatusOK:
 		c.state = cardDone
+		if c.name == "run_shell" && r.ExitCode != 0 {
+			// A command that failed is news for the model, not an error of
+			// the call, but for the user it failed all the same.
+			c.state = cardFailed
+		}
 	case tools.StatusError:
 		c.state = cardFailed
 		c.errText = out
@@ -191,10 +196,11 @@ func (c *toolCard) stateText(rc *renderCtx) string {
 		return th.ok.Render(s)
 	case cardFailed:
 		s := "✗ " + fmtDuration(c.took)
-		if c.shell || c.name == "run_shell" {
-			s += fmt.Sprintf(" · exit %d", c.exitCode)
-		} else if c.summary != "" {
+		switch {
+		case c.summary != "": // "exit 3", "timed out after 2m", "could not start"
 			s += " · " + c.summary
+		case c.shell || c.name == "run_shell":
+			s += fmt.Sprintf(" · exit %d", c.exitCode)
 		}
 		return th.bad.Render(s)
 	case cardDenied:
