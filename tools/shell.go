@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -283,6 +284,21 @@ func (t *runShell) plan(raw json.RawMessage) (shellPlan, error) {
 // is StatusOK with ExitCode set. StatusError means bash could not start;
 // StatusCancelled means ctx was cancelled and the process group was killed.
 func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(string)) Result {
+	return t.run(ctx, args, output, nil)
+}
+
+// RunStreams is Run with the command's standard error read from a pipe of
+// its own and sent to stderr. The model still gets both in one text, in
+// the order tern read them.
+func (t *runShell) RunStreams(ctx context.Context, args json.RawMessage, stdout, stderr func(string)) Result {
+	if stderr == nil {
+		stderr = func(string) {}
+	}
+	return t.run(ctx, args, stdout, stderr)
+}
+
+// run is Run; a non-nil stderr gets standard error apart from output.
+func (t *runShell) run(ctx context.Context, args json.RawMessage, output, stderr func(string)) Result {
 	p, err := t.plan(args)
 	if err != nil {
 		return failureResult(err)
@@ -299,6 +315,24 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	if err != nil {
 		return failureResult(fmt.Errorf("create the output pipe: %w", err))
 	}
+	// Without a stderr reader both streams share one pipe, which keeps
+	// their order exact.
+	epr, epw := pr, pw
+	if stderr != nil {
+		if epr, epw, err = os.Pipe(); err != nil {
+			_ = pr.Close()
+			_ = pw.Close()
+			return failureResult(fmt.Errorf("create the error pipe: %w", err))
+		}
+	}
+	closePipes := func() {
+		_ = pr.Close()
+		_ = pw.Close()
+		if epr != pr {
+			_ = epr.Close()
+			_ = epw.Close()
+		}
+	}
 	cmd := exec.Command("bash", "-c", p.command)
 	cmd.Dir = p.dir
 	cmd.Env = append(withoutVar(t.env, "PWD"), "PWD="+p.dir)
@@ -308,7 +342,7 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		_ = os.MkdirAll(t.tmp, 0o700)
 	}
 	cmd.Stdout = pw
-	cmd.Stderr = pw
+	cmd.Stderr = epw
 	// A session of its own gives the command its own process group, which
 	// is killed as a whole, and no controlling terminal, so a program asking
 	// for a password fails at once instead of stopping in the background or
@@ -330,34 +364,41 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 			pol.ReadOnly = append(slices.Clone(pol.ReadOnly), ProtectedPaths(t.w.Root, t.ternHome)...)
 		}
 		if err := sandbox.Wrap(cmd, pol); err != nil {
-			_ = pr.Close()
-			_ = pw.Close()
+			closePipes()
 			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash in the sandbox: %v", err)})
 		}
 		supervised = true
 	case sandbox.Supervised():
 		if err := sandbox.Supervise(cmd, t.readOnly); err != nil {
-			_ = pr.Close()
-			_ = pw.Close()
+			closePipes()
 			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
 		}
 		supervised = true
 	}
 	waited := make(chan error, 1)
 	if err := startLocked(cmd, waited); err != nil {
-		_ = pr.Close()
-		_ = pw.Close()
+		closePipes()
 		return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
 	}
-	// Only the command's processes hold the write end now, so the reader
-	// sees end of file once they are all gone.
+	// Only the command's processes hold the write ends now, so the readers
+	// see end of file once they are all gone.
 	_ = pw.Close()
+	readers := []*os.File{pr}
+	if epr != pr {
+		_ = epw.Close()
+		readers = append(readers, epr)
+	}
 
 	buf := newShellOutput(shellKeep)
+	var reading sync.WaitGroup
+	reading.Go(func() { streamOutput(pr, buf, output) })
+	if epr != pr {
+		reading.Go(func() { streamOutput(epr, buf, stderr) })
+	}
 	readDone := make(chan struct{})
 	go func() {
-		defer close(readDone)
-		streamOutput(pr, buf, output)
+		reading.Wait()
+		close(readDone)
 	}()
 
 	pgid := cmd.Process.Pid
@@ -381,11 +422,15 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	select {
 	case <-readDone:
 	case <-time.After(shellPipeGrace):
-		// A process that left the group still holds the pipe; stop reading.
-		_ = pr.SetReadDeadline(time.Now())
+		// A process that left the group still holds a pipe; stop reading.
+		for _, r := range readers {
+			_ = r.SetReadDeadline(time.Now())
+		}
 		<-readDone
 	}
-	_ = pr.Close()
+	for _, r := range readers {
+		_ = r.Close()
+	}
 
 	code := exitCode(cmd, waitErr)
 	var trailer, summary string
@@ -614,6 +659,7 @@ func completeRunes(b []byte) int {
 // 2*keep bytes, then the first keep bytes and the last keep bytes, with the
 // size of the middle counted.
 type shellOutput struct {
+	mu         sync.Mutex // standard output and error are read apart
 	keep       int
 	head, tail []byte
 	// dropped and droppedLines count the middle that was not kept.
@@ -625,6 +671,8 @@ func newShellOutput(keep int) *shellOutput { return &shellOutput{keep: keep} }
 
 // add appends a chunk.
 func (o *shellOutput) add(s string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.total += len(s)
 	o.lines += strings.Count(s, "\n")
 	if room := o.keep - len(o.head); room > 0 {
