@@ -93,7 +93,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		return m.scheduleFrame(spinnerEvery)
 	case agent.EventToolOutput:
 		c := m.card(ev.Call)
-		c.addOutput(ev.Text)
+		c.addOutput(ev.Text, ev.Stderr)
 		return m.markStreamed(c)
 	case agent.EventToolFinished:
 		c := m.card(ev.Call)

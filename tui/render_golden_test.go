@@ -17,6 +17,15 @@ const (
 	makeSnippet = "```make\nbuild:\n\tgo build -o /tmp/tern ./cmd/tern\n\ntest: build\n\tgo test ./...\n```\n"
 )
 
+// failedCommand is a run_shell call that writes to both streams and fails.
+var failedCommand = callEvents("t", "run_shell", `{"command":"make check"}`,
+	agent.Event{Kind: agent.EventToolRunning},
+	agent.Event{Kind: agent.EventToolOutput, Text: "checking…\n"},
+	agent.Event{Kind: agent.EventToolOutput, Text: "vet: ok\nmake: *** [check] ", Stderr: true},
+	agent.Event{Kind: agent.EventToolOutput, Text: "still stdout\n"},
+	agent.Event{Kind: agent.EventToolOutput, Text: "Error 3\n", Stderr: true},
+	agent.Event{Kind: agent.EventToolFinished, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "exit 3", ExitCode: 3, Duration: 6100 * time.Millisecond}})
+
 // TestGoldenRender draws answers and cards whose layout depends on how text
 // is measured: tabs, tables, failed commands.
 func TestGoldenRender(t *testing.T) {
@@ -25,7 +34,8 @@ func TestGoldenRender(t *testing.T) {
 		name string
 		w, h int
 		evs  []agent.Event
-		want string // the screen shows this when everything arrived
+		keys []tea.KeyPressMsg // pressed once the events are shown
+		want string            // the screen shows this at the end
 	}{
 		{
 			name: "code-tabs",
@@ -49,11 +59,14 @@ func TestGoldenRender(t *testing.T) {
 		{
 			name: "failed-command",
 			w:    80, h: 20,
-			evs: callEvents("t", "run_shell", `{"command":"make check"}`,
-				agent.Event{Kind: agent.EventToolRunning},
-				agent.Event{Kind: agent.EventToolOutput, Text: "checking…\n"},
-				agent.Event{Kind: agent.EventToolOutput, Text: "make: *** [check] Error 3\n"},
-				agent.Event{Kind: agent.EventToolFinished, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "exit 3", ExitCode: 3, Duration: 6100 * time.Millisecond}}),
+			evs:  failedCommand,
+			want: "exit 3",
+		},
+		{
+			name: "failed-command-transcript",
+			w:    80, h: 20,
+			evs:  failedCommand,
+			keys: []tea.KeyPressMsg{keyCtrlT},
 			want: "exit 3",
 		},
 	}
@@ -68,6 +81,12 @@ func TestGoldenRender(t *testing.T) {
 					fb.ch <- e
 				}
 				waitFor(t, tm, tt.want)
+				for _, k := range tt.keys {
+					tm.Send(k)
+				}
+				if len(tt.keys) > 0 {
+					waitFor(t, tm, tt.want)
+				}
 			})
 		})
 	}
