@@ -110,7 +110,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.tr.changed(c)
 	case agent.EventUsage:
 		m.usage = m.usage.Add(ev.Usage)
-		m.meter.add(ev.Usage, ev.Response, m.prices())
+		m.meter.add(m.be.Model(), ev.Usage, ev.Response, m.prices())
 		if ev.Usage.PromptTokens > 0 {
 			m.lastIn = ev.Usage.PromptTokens + ev.Usage.CompletionTokens
 		}
