@@ -156,7 +156,8 @@ func (m *model) cmdHelp(string) tea.Cmd {
 		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},
 		{"ctrl+t", "transcript: every tool card and reasoning in full · tab/shift+tab select a card, enter folds it · esc back"},
 		{"ctrl+g", "edit the draft in $EDITOR"},
-		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft · !cmd runs a shell command"},
+		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft"},
+		{"!cmd", "run a shell command (a draft starting with !); it and its output go to the model with your next message"},
 		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next session)"},
 		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
 	}
