@@ -174,8 +174,8 @@ func (m *model) cmdCost(string) tea.Cmd {
 			if mc.priced {
 				cost = fmt.Sprintf("$%.4f", mc.money)
 			}
-			lines = append(lines, row("  "+sanitize.Clean(mc.name), fmt.Sprintf("%d requests · %d prompt · %d completion tokens · %s",
-				mc.requests, mc.usage.PromptTokens, mc.usage.CompletionTokens, cost)))
+			lines = append(lines, row("  "+sanitize.Clean(mc.name), fmt.Sprintf("%s · %d prompt · %d completion tokens · %s",
+				plural(mc.requests, "request"), mc.usage.PromptTokens, mc.usage.CompletionTokens, cost)))
 		}
 	}
 	if est {

@@ -25,15 +25,15 @@ func TestCostNamesTheModelInUse(t *testing.T) {
 		{
 			name: "no prices, switched", switched: true,
 			want: []string{"model                other-model", "no prices configured for other-model",
-				"by model", "  test-model         1 requests · 10 prompt · 10 completion tokens · not priced",
-				"  other-model        1 requests · 500 prompt · 20 completion tokens · not priced"},
+				"by model", "  test-model         1 request · 10 prompt · 10 completion tokens · not priced",
+				"  other-model        1 request · 500 prompt · 20 completion tokens · not priced"},
 			notWant: []string{"configured for test-model"},
 		},
 		{
 			name: "priced, switched", switched: true, prices: &Prices{Input: 1, Output: 1},
 			want: []string{"model                other-model", "1 requests on other models, not priced",
-				"  test-model         1 requests · 10 prompt · 10 completion tokens · $0.0000",
-				"  other-model        1 requests · 500 prompt · 20 completion tokens · not priced"},
+				"  test-model         1 request · 10 prompt · 10 completion tokens · $0.0000",
+				"  other-model        1 request · 500 prompt · 20 completion tokens · not priced"},
 		},
 		{
 			name: "one model", prices: &Prices{Input: 1, Output: 1},
