@@ -345,7 +345,7 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 			text = c.result
 		}
 		out = append(out, c.tail(rc, text, body, d)...)
-	case open && c.result != "" && !(c.state == cardFailed && c.errText == c.result):
+	case open && c.result != "" && (c.state != cardFailed || c.errText != c.result):
 		// A failed call's result is its error, drawn below in the error colour.
 		out = append(out, c.tail(rc, c.result, body, d)...)
 	}
