@@ -31,7 +31,8 @@ const (
 	EventApprovalResolved
 	// EventToolRunning is sent when a tool starts executing.
 	EventToolRunning
-	// EventToolOutput carries a live output chunk of a running tool in Text.
+	// EventToolOutput carries a live output chunk of a running tool in Text;
+	// Stderr tells a command's standard error from its output.
 	EventToolOutput
 	// EventToolFinished carries the tool's result.
 	EventToolFinished
@@ -109,6 +110,9 @@ type Event struct {
 	// Text is the user message (TurnStarted), a text or reasoning fragment,
 	// a tool output chunk, or an error message.
 	Text string
+	// Stderr marks an EventToolOutput chunk that the command wrote to its
+	// standard error.
+	Stderr bool
 	// Call identifies the tool call for tool and approval events.
 	Call *Call
 	// Approval is the request for EventApprovalRequested and

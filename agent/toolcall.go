@@ -267,26 +267,37 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	// late chunks are dropped rather than sent after the turn moved on.
 	// Live output is redacted as the result will be, a line at a time.
 	var mu sync.Mutex
-	var live tools.RedactStream
+	var live, liveErr tools.RedactStream
 	done := false
-	output := func(chunk string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if text := live.Write(chunk); !done && text != "" {
-			t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text})
+	stream := func(live *tools.RedactStream, stderr bool) func(string) {
+		return func(chunk string) {
+			mu.Lock()
+			defer mu.Unlock()
+			if text := live.Write(chunk); !done && text != "" {
+				t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text, Stderr: stderr})
+			}
 		}
 	}
+	output, errOutput := stream(&live, false), stream(&liveErr, true)
 	snap := t.watchProtected(pc)
 	start := time.Now()
 	ctx := t.ctx
 	if pc.writesProtected {
 		ctx = tools.WithProtectedWrites(ctx)
 	}
-	res := pc.tool.Run(ctx, pc.args, output)
+	var res tools.Result
+	if sr, ok := pc.tool.(tools.StreamRunner); ok {
+		res = sr.RunStreams(ctx, pc.args, output, errOutput)
+	} else {
+		res = pc.tool.Run(ctx, pc.args, output)
+	}
 	dur := time.Since(start)
 	mu.Lock()
 	if text := live.Flush(); text != "" {
 		t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text})
+	}
+	if text := liveErr.Flush(); text != "" {
+		t.emit(Event{Kind: EventToolOutput, Call: pc.call, Text: text, Stderr: true})
 	}
 	done = true
 	mu.Unlock()

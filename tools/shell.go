@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ternhq/tern/tools/sandbox"
 )
@@ -283,6 +283,21 @@ func (t *runShell) plan(raw json.RawMessage) (shellPlan, error) {
 // is StatusOK with ExitCode set. StatusError means bash could not start;
 // StatusCancelled means ctx was cancelled and the process group was killed.
 func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(string)) Result {
+	return t.run(ctx, args, output, nil)
+}
+
+// RunStreams is Run with the command's standard error read from a pipe of
+// its own and sent to stderr. The model still gets both in one text, in
+// the order tern read them.
+func (t *runShell) RunStreams(ctx context.Context, args json.RawMessage, stdout, stderr func(string)) Result {
+	if stderr == nil {
+		stderr = func(string) {}
+	}
+	return t.run(ctx, args, stdout, stderr)
+}
+
+// run is Run; a non-nil stderr gets standard error apart from output.
+func (t *runShell) run(ctx context.Context, args json.RawMessage, output, stderr func(string)) Result {
 	p, err := t.plan(args)
 	if err != nil {
 		return failureResult(err)
@@ -299,6 +314,24 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	if err != nil {
 		return failureResult(fmt.Errorf("create the output pipe: %w", err))
 	}
+	// Without a stderr reader both streams share one pipe, which keeps
+	// their order exact.
+	epr, epw := pr, pw
+	if stderr != nil {
+		if epr, epw, err = os.Pipe(); err != nil {
+			_ = pr.Close()
+			_ = pw.Close()
+			return failureResult(fmt.Errorf("create the error pipe: %w", err))
+		}
+	}
+	closePipes := func() {
+		_ = pr.Close()
+		_ = pw.Close()
+		if epr != pr {
+			_ = epr.Close()
+			_ = epw.Close()
+		}
+	}
 	cmd := exec.Command("bash", "-c", p.command)
 	cmd.Dir = p.dir
 	cmd.Env = append(withoutVar(t.env, "PWD"), "PWD="+p.dir)
@@ -308,7 +341,7 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 		_ = os.MkdirAll(t.tmp, 0o700)
 	}
 	cmd.Stdout = pw
-	cmd.Stderr = pw
+	cmd.Stderr = epw
 	// A session of its own gives the command its own process group, which
 	// is killed as a whole, and no controlling terminal, so a program asking
 	// for a password fails at once instead of stopping in the background or
@@ -330,34 +363,41 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 			pol.ReadOnly = append(slices.Clone(pol.ReadOnly), ProtectedPaths(t.w.Root, t.ternHome)...)
 		}
 		if err := sandbox.Wrap(cmd, pol); err != nil {
-			_ = pr.Close()
-			_ = pw.Close()
+			closePipes()
 			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash in the sandbox: %v", err)})
 		}
 		supervised = true
 	case sandbox.Supervised():
 		if err := sandbox.Supervise(cmd, t.readOnly); err != nil {
-			_ = pr.Close()
-			_ = pw.Close()
+			closePipes()
 			return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
 		}
 		supervised = true
 	}
 	waited := make(chan error, 1)
 	if err := startLocked(cmd, waited); err != nil {
-		_ = pr.Close()
-		_ = pw.Close()
+		closePipes()
 		return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
 	}
-	// Only the command's processes hold the write end now, so the reader
-	// sees end of file once they are all gone.
+	// Only the command's processes hold the write ends now, so the readers
+	// see end of file once they are all gone.
 	_ = pw.Close()
+	readers := []*os.File{pr}
+	if epr != pr {
+		_ = epw.Close()
+		readers = append(readers, epr)
+	}
 
 	buf := newShellOutput(shellKeep)
+	var reading sync.WaitGroup
+	reading.Go(func() { streamOutput(pr, buf, output) })
+	if epr != pr {
+		reading.Go(func() { streamOutput(epr, buf, stderr) })
+	}
 	readDone := make(chan struct{})
 	go func() {
-		defer close(readDone)
-		streamOutput(pr, buf, output)
+		reading.Wait()
+		close(readDone)
 	}()
 
 	pgid := cmd.Process.Pid
@@ -381,11 +421,15 @@ func (t *runShell) Run(ctx context.Context, args json.RawMessage, output func(st
 	select {
 	case <-readDone:
 	case <-time.After(shellPipeGrace):
-		// A process that left the group still holds the pipe; stop reading.
-		_ = pr.SetReadDeadline(time.Now())
+		// A process that left the group still holds a pipe; stop reading.
+		for _, r := range readers {
+			_ = r.SetReadDeadline(time.Now())
+		}
 		<-readDone
 	}
-	_ = pr.Close()
+	for _, r := range readers {
+		_ = r.Close()
+	}
 
 	code := exitCode(cmd, waitErr)
 	var trailer, summary, note string
@@ -567,132 +611,6 @@ func exitCode(cmd *exec.Cmd, waitErr error) int {
 		return 128 + int(ws.Signal())
 	}
 	return st.ExitCode()
-}
-
-// streamOutput reads the command's combined output until end of file (or
-// the read deadline), passing each chunk to output as it comes and keeping it
-// in buf. A chunk never ends inside a UTF-8 sequence: the incomplete bytes
-// wait for the next read.
-func streamOutput(r *os.File, buf *shellOutput, output func(string)) {
-	b := make([]byte, shellChunk)
-	carry := 0
-	for {
-		n, err := r.Read(b[carry:])
-		n += carry
-		cut := n
-		if err == nil {
-			cut = completeRunes(b[:n])
-		}
-		if cut > 0 {
-			chunk := string(b[:cut])
-			buf.add(chunk)
-			if output != nil {
-				output(chunk)
-			}
-		}
-		carry = copy(b, b[cut:n])
-		if err != nil {
-			return
-		}
-	}
-}
-
-// completeRunes returns the length of the longest prefix of b that does not
-// end inside a UTF-8 sequence (invalid bytes count as complete).
-func completeRunes(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if utf8.FullRune(b[i:]) {
-				return len(b)
-			}
-			return i
-		}
-	}
-	return len(b)
-}
-
-// shellOutput keeps a command's output for the model: all of it up to
-// 2*keep bytes, then the first keep bytes and the last keep bytes, with the
-// size of the middle counted.
-type shellOutput struct {
-	keep       int
-	head, tail []byte
-	// dropped and droppedLines count the middle that was not kept.
-	dropped, droppedLines int
-	total, lines          int
-}
-
-func newShellOutput(keep int) *shellOutput { return &shellOutput{keep: keep} }
-
-// add appends a chunk.
-func (o *shellOutput) add(s string) {
-	o.total += len(s)
-	o.lines += strings.Count(s, "\n")
-	if room := o.keep - len(o.head); room > 0 {
-		n := min(room, len(s))
-		o.head = append(o.head, s[:n]...)
-		s = s[n:]
-	}
-	o.tail = append(o.tail, s...)
-	if over := len(o.tail) - o.keep; over > o.keep {
-		// Drop in large steps so appending stays amortised O(1).
-		o.dropped += over
-		o.droppedLines += strings.Count(string(o.tail[:over]), "\n")
-		o.tail = append(o.tail[:0], o.tail[over:]...)
-	}
-}
-
-// shellOutputHint says, in the cap marker, how to see all of the output.
-const shellOutputHint = "to see all of it, redirect the command's output to a file and use grep or read_file on it"
-
-// render returns the output for the model, capped at max bytes including the
-// trailer line(s) that end it.
-func (o *shellOutput) render(max int, trailer string) string {
-	budget := max - len(trailer) - 1
-	if o.dropped > 0 {
-		return o.renderOverflow(budget) + trailer + "\n"
-	}
-	text := string(o.head) + string(o.tail)
-	if text == "" {
-		text = "(no output)"
-	}
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	return Cap(text, budget, shellOutputHint) + trailer + "\n"
-}
-
-// renderOverflow renders output whose middle was not kept, in Cap's format
-// (head, marker, tail), with the marker counting everything left out,
-// the part never kept included.
-func (o *shellOutput) renderOverflow(budget int) string {
-	head, tail := string(o.head), string(o.tail)
-	totalLines := o.lines
-	if !strings.HasSuffix(tail, "\n") {
-		tail += "\n"
-		totalLines++
-	}
-	hint := fmt.Sprintf("the command printed %s in %d lines in all; %s", formatSize(o.total), totalLines, shellOutputHint)
-	// The slack covers a size that renders wider than the total ("1023 KiB"
-	// against "1.0 MiB").
-	room := budget - len(capMarker(totalLines, o.total, hint, true)) - 8
-	if room <= 0 {
-		return Cap(head+tail, budget, "")
-	}
-	headEnd := runeStartBefore(head, room*6/10)
-	if i := strings.LastIndexByte(head[:headEnd], '\n'); i >= 0 && i+1 >= headEnd/2 {
-		headEnd = i + 1
-	}
-	tailStart := runeStartAfter(tail, len(tail)-(room-headEnd))
-	if i := strings.IndexByte(tail[tailStart:], '\n'); i >= 0 && tailStart+i+1 < len(tail) && i+1 <= (len(tail)-tailStart)/2 {
-		tailStart += i + 1
-	}
-	omitted := len(head) - headEnd + o.dropped + tailStart
-	lines := strings.Count(head[headEnd:], "\n") + o.droppedLines + strings.Count(tail[:tailStart], "\n")
-	if tailStart == 0 || tail[tailStart-1] != '\n' {
-		lines++ // the omitted part ends inside a line
-	}
-	return head[:headEnd] + capMarker(lines, omitted, hint, headEnd > 0 && head[headEnd-1] != '\n') + tail[tailStart:]
 }
 
 // withoutVar returns env without the variable name.

@@ -109,3 +109,12 @@ type Tool interface {
 	// it may be nil. Run must return promptly when ctx is cancelled.
 	Run(ctx context.Context, args json.RawMessage, output func(string)) Result
 }
+
+// StreamRunner is a Tool whose live output comes from two streams, so that
+// an interface can draw a command's errors apart from its output. The Result
+// is what Run would return; the streams only matter while it runs.
+type StreamRunner interface {
+	// RunStreams is Run with standard output and standard error sent to
+	// separate functions (either may be nil).
+	RunStreams(ctx context.Context, args json.RawMessage, stdout, stderr func(string)) Result
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/ternhq/tern/tui/markdown"
 	"github.com/ternhq/tern/tui/sanitize"
 )
@@ -199,7 +201,8 @@ type noticeBlock struct {
 	cache
 	lines []string // already styled
 	// hangs[i], when set, indents the continuation lines of lines[i] so a
-	// wrapped description stays in its column.
+	// wrapped description stays in its column; unset, they keep the line's
+	// own indentation, so a wrapped item stays inside its list.
 	hangs []int
 }
 
@@ -211,6 +214,10 @@ func (b *noticeBlock) render(rc *renderCtx) []string {
 		hang := 0
 		if i < len(b.hangs) {
 			hang = b.hangs[i]
+		}
+		if hang == 0 {
+			plain := ansi.Strip(l)
+			hang = len(plain) - len(strings.TrimLeft(plain, " "))
 		}
 		if hang == 0 || hang > rc.width/2 {
 			out = append(out, wrap(l, rc.width-2)...)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -152,65 +151,6 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-func (m *model) cmdHelp(string) tea.Cmd {
-	th := m.rc.th
-	const col = 21 // where descriptions start
-	var lines []string
-	var hangs []int
-	add := func(hang int, ls ...string) {
-		for _, l := range ls {
-			lines = append(lines, l)
-			hangs = append(hangs, hang)
-		}
-	}
-	add(0, th.bold.Render("Commands"))
-	for _, c := range commandTable() {
-		name := "/" + c.name
-		if c.args != "" {
-			name += " " + c.args
-		}
-		add(col, fmt.Sprintf("  %-18s %s", name, th.dim.Render(c.desc)))
-	}
-	nl := "ctrl+j"
-	if m.kitty {
-		nl = "shift+enter or ctrl+j"
-	}
-	keys := [][2]string{
-		{"enter", "send (queued while the agent works; ↑ on an empty input takes it back; after an interrupt the queue waits: enter sends it)"},
-		{nl, "new line (alt+enter too)"},
-		{"esc", "interrupt the agent at once; the partial answer stays · esc esc on an empty input: /rewind"},
-		{"ctrl+c", "clear the input · interrupt · twice on an empty input to quit"},
-		{"ctrl+d", "quit (on an empty input)"},
-		{"↑/↓", "prompt history on an empty input (or on the first/last line of a recalled one); the wheel scrolls"},
-		{"ctrl+p/ctrl+n", "previous/next prompt from the history"},
-		{"ctrl+r", "search the history: type to narrow, ctrl+r older match, enter puts it in the input, esc gives the draft back"},
-		{"pgup/pgdn", "scroll a page · alt+↑/alt+↓ half a page · home/end (empty input)"},
-		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},
-		{"ctrl+t", "transcript: every tool card and reasoning in full · tab/shift+tab select a card, enter folds it · esc back"},
-		{"ctrl+g", "edit the draft in $EDITOR"},
-		{"ctrl+z", "suspend tern and get the shell back; fg resumes it"},
-		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft · !cmd runs a shell command"},
-		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next request)"},
-		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
-	}
-	add(0, "", th.bold.Render("Keys"))
-	for _, k := range keys {
-		add(col, fmt.Sprintf("  %-18s %s", k[0], th.dim.Render(k[1])))
-	}
-	mouse := "Mouse capture is off: select text with the mouse as usual, and the wheel scrolls the transcript (it arrives as ↑/↓). /mouse turns capture on (wheel events always scroll; select with shift+drag)."
-	if m.mouse {
-		mouse = "Mouse capture is on: the wheel scrolls; hold shift while dragging to select text. /mouse turns it off for plain selection."
-	}
-	add(0, "", th.bold.Render("Mouse"))
-	add(2, "  "+mouse, "  /copy puts the last answer on the clipboard (inside tmux through its buffer; else OSC 52, plus xclip/wl-copy when installed).")
-	help := &noticeBlock{lines: lines, hangs: hangs}
-	m.tr.add(help)
-	// On a short screen the block is taller than the view: show its start,
-	// with "new output below" saying there is more.
-	m.tr.reveal(help)
-	return nil
 }
 
 func (m *model) cmdClear(string) tea.Cmd {

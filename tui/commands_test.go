@@ -118,11 +118,11 @@ func TestSuggest(t *testing.T) {
 func TestHelpListsCommandsAndKeys(t *testing.T) {
 	t.Parallel()
 	m, _ := newTestModel(t, Options{})
-	step(m, tea.WindowSizeMsg{Width: 100, Height: 60})
+	step(m, tea.WindowSizeMsg{Width: 120, Height: 60})
 	typeText(m, "/help")
 	press(m, keyEnter)
 	s := screen(m)
-	for _, want := range []string{"/clear", "/approval [mode]", "esc", "ctrl+o", "native selection", "shift+drag"} {
+	for _, want := range []string{"/clear", "/approval [mode]", "esc", "ctrl+o", "select text with the mouse", "shift+drag"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("/help lacks %q", want)
 		}

@@ -141,7 +141,7 @@ func TestContextWindowFromGateway(t *testing.T) {
 	}
 	m, _ := newTestModel(t, Options{LookupWindow: lookup})
 	step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
-	m.meter.add(provider.Usage{PromptTokens: 850}, nil, nil)
+	m.meter.add("test-model", provider.Usage{PromptTokens: 850}, nil, nil)
 	m.lastIn = 850
 	if s := ansi.Strip(m.statusLine()); !strings.Contains(s, "ctx 0% of 128k assumed") {
 		t.Errorf("before the gateway answered: %q", s)

@@ -40,6 +40,18 @@ type meter struct {
 	prevBytes int
 	// window is the context window the gateway's model list reported.
 	window gatewayWindow
+	// models splits the usage by model, in the order they were first used,
+	// so /cost can tell them apart after a /model switch.
+	models []modelCost
+}
+
+// modelCost is one model's share of the session.
+type modelCost struct {
+	name     string
+	requests int
+	usage    provider.Usage // reported and estimated
+	money    float64
+	priced   bool
 }
 
 // request counts a request as it goes out.
@@ -56,9 +68,20 @@ func (mt *meter) request(r *agent.RequestInfo) {
 	mt.toolBytes += r.ToolResultBytes
 }
 
-// add records one request's usage, priced when p is set. r is nil for
-// usage that was not measured live (a resumed session's totals).
-func (mt *meter) add(u provider.Usage, r *agent.ResponseInfo, p *Prices) {
+// add records one request's usage by model, priced when p is set. r is nil
+// for usage that was not measured live (a resumed session's totals).
+func (mt *meter) add(model string, u provider.Usage, r *agent.ResponseInfo, p *Prices) {
+	i := slices.IndexFunc(mt.models, func(c modelCost) bool { return c.name == model })
+	if i < 0 {
+		mt.models = append(mt.models, modelCost{name: model, priced: p != nil})
+		i = len(mt.models) - 1
+	}
+	mc := &mt.models[i]
+	mc.requests++
+	mc.usage = mc.usage.Add(u)
+	if p != nil {
+		mc.money += p.Cost(u)
+	}
 	mt.lastEstimated = r != nil && r.Estimated
 	if mt.lastEstimated {
 		mt.estimates++
@@ -118,6 +141,8 @@ func (m *model) cmdCost(string) tea.Cmd {
 	u := mt.usage.Add(mt.estimated)
 	row := func(label, value string) string { return fmt.Sprintf("  %-20s %s", label, value) }
 	lines := []string{th.bold.Render("Session cost")}
+	model := sanitize.Clean(m.be.Model())
+	lines = append(lines, row("model", model))
 	lines = append(lines, row("model requests", fmt.Sprint(max(mt.requests, mt.reported+mt.estimates))))
 	lines = append(lines,
 		row("prompt tokens", approx(est && mt.estimated.PromptTokens > 0, fmt.Sprint(u.PromptTokens))),
@@ -136,11 +161,22 @@ func (m *model) cmdCost(string) tea.Cmd {
 	}
 	switch {
 	case m.opts.Prices == nil:
-		lines = append(lines, row("cost", th.dim.Render("no prices configured for "+sanitize.Clean(m.pricedModel)+" (price_input, price_cached_input, price_output)")))
+		lines = append(lines, row("cost", th.dim.Render("no prices configured for "+model+" (price_input, price_cached_input, price_output)")))
 	case mt.unpriced > 0:
 		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))+th.warn.Render(fmt.Sprintf(" + %d requests on other models, not priced", mt.unpriced))))
 	default:
 		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))))
+	}
+	if len(mt.models) > 1 {
+		lines = append(lines, row("by model", ""))
+		for _, mc := range mt.models {
+			cost := th.dim.Render("not priced")
+			if mc.priced {
+				cost = fmt.Sprintf("$%.4f", mc.money)
+			}
+			lines = append(lines, row("  "+sanitize.Clean(mc.name), fmt.Sprintf("%s · %d prompt · %d completion tokens · %s",
+				plural(mc.requests, "request"), mc.usage.PromptTokens, mc.usage.CompletionTokens, cost)))
+		}
 	}
 	if est {
 		lines = append(lines, th.dim.Render(fmt.Sprintf("  ~ estimated at %d bytes a token: the gateway reported no usage for %d of %d requests",

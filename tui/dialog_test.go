@@ -56,9 +56,9 @@ func TestApprovalShowsHiddenCharacters(t *testing.T) {
 func TestShellCardShowsHiddenCharacters(t *testing.T) {
 	t.Parallel()
 	var ran []string
-	shell := func(_ context.Context, cmd string, out func(string)) (int, error) {
+	shell := func(_ context.Context, cmd string, out func(string, bool)) (int, error) {
 		ran = append(ran, cmd)
-		out("ok\n")
+		out("ok\n", false)
 		return 0, nil
 	}
 	m, fb := newTestModel(t, Options{Shell: shell})

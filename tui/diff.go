@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/ternhq/tern/tui/markdown"
 )
 
 // diffLine is one line of a unified diff ready to draw.
@@ -146,7 +148,8 @@ func renderDiff(rc *renderCtx, d string, width, limit int, wrapLong bool) (out [
 			gutter = rc.th.diffLineNo.Render(fmt.Sprintf("%*s ", w, n))
 		}
 		style := rc.th.dim
-		text := string(l.kind) + " " + l.text
+		// The code's own tab stops, not the marker's, set its indentation.
+		text := string(l.kind) + " " + markdown.ExpandTabs(l.text)
 		switch l.kind {
 		case '+':
 			style = rc.th.diffAdd

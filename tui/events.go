@@ -94,7 +94,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		return m.scheduleFrame(spinnerEvery)
 	case agent.EventToolOutput:
 		c := m.card(ev.Call)
-		c.addOutput(ev.Text)
+		c.addOutput(ev.Text, ev.Stderr)
 		return m.markStreamed(c)
 	case agent.EventToolFinished:
 		c := m.card(ev.Call)
@@ -114,7 +114,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		m.tr.changed(c)
 	case agent.EventUsage:
 		m.usage = m.usage.Add(ev.Usage)
-		m.meter.add(ev.Usage, ev.Response, m.prices())
+		m.meter.add(m.be.Model(), ev.Usage, ev.Response, m.prices())
 		if ev.Usage.PromptTokens > 0 {
 			m.lastIn, m.lastInCompacted = ev.Usage.PromptTokens+ev.Usage.CompletionTokens, false
 		}

@@ -102,10 +102,10 @@ func TestFindMentions(t *testing.T) {
 func TestShellCommand(t *testing.T) {
 	t.Parallel()
 	var ran []string
-	shell := func(_ context.Context, cmd string, out func(string)) (int, error) {
+	shell := func(_ context.Context, cmd string, out func(string, bool)) (int, error) {
 		ran = append(ran, cmd)
-		out("line one\n")
-		out("line \x1b[31mtwo\n")
+		out("line one\n", false)
+		out("line \x1b[31mtwo\n", false)
 		return 3, nil
 	}
 	m, fb := newTestModel(t, Options{Shell: shell})
@@ -150,7 +150,7 @@ func TestShellDisabled(t *testing.T) {
 func TestShellCancelledByEsc(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
-	shell := func(ctx context.Context, _ string, _ func(string)) (int, error) {
+	shell := func(ctx context.Context, _ string, _ func(string, bool)) (int, error) {
 		close(started)
 		<-ctx.Done()
 		return -1, ctx.Err()

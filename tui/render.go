@@ -45,7 +45,7 @@ func (rc *renderCtx) setTheme(th *theme) {
 
 // wrap breaks plain text into lines of at most width cells, expanding tabs.
 func wrap(s string, width int) []string {
-	s = strings.ReplaceAll(s, "\t", "    ")
+	s = markdown.ExpandTabs(s)
 	width = max(width, 4)
 	var out []string
 	for line := range strings.SplitSeq(s, "\n") {
@@ -63,7 +63,7 @@ func truncate(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	s = strings.ReplaceAll(s, "\t", "    ")
+	s = markdown.ExpandTabs(s)
 	if ansi.StringWidth(s) <= width {
 		return s
 	}

@@ -64,8 +64,9 @@ type Options struct {
 	// size (0 when it does not say); it is used, once, when ContextWindow
 	// is 0. nil: the window is assumed.
 	LookupWindow func(ctx context.Context, model string) (int, error)
-	// Shell runs a `!` command, streaming its output; nil disables `!`.
-	Shell func(ctx context.Context, command string, output func(string)) (exitCode int, err error)
+	// Shell runs a `!` command, streaming its output and telling standard
+	// error apart; nil disables `!`.
+	Shell func(ctx context.Context, command string, output func(text string, stderr bool)) (exitCode int, err error)
 	// Attach reads an @-mentioned file for the model (clamped, secrets
 	// refused); nil attaches nothing.
 	Attach func(path string) (string, error)

@@ -52,6 +52,7 @@ type shellRun struct {
 type shellOutputMsg struct {
 	run   *shellRun
 	text  string
+	isErr bool // text came from standard error
 	done  bool
 	code  int
 	err   error
@@ -85,9 +86,9 @@ func (m *model) runShell(command string) tea.Cmd {
 		go func() {
 			defer close(run.ch)
 			t0 := time.Now()
-			code, err := shell(ctx, command, func(s string) {
+			code, err := shell(ctx, command, func(s string, stderr bool) {
 				select {
-				case run.ch <- shellOutputMsg{run: run, text: s}:
+				case run.ch <- shellOutputMsg{run: run, text: s, isErr: stderr}:
 				case <-ctx.Done():
 				}
 			})
@@ -117,7 +118,7 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 	case msg.close:
 		return nil
 	case !msg.done:
-		run.card.addOutput(msg.text)
+		run.card.addOutput(msg.text, msg.isErr)
 		return tea.Batch(m.markStreamed(run.card), waitShell(run))
 	}
 	cancelled := run.ctx.Err() != nil
@@ -127,8 +128,8 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 		msg.err = nil // it ran; the card and the model are told below
 	}
 	res := &agent.ToolResult{Status: tools.StatusOK, ExitCode: msg.code, Duration: msg.took, Sandboxed: refused != nil}
-	run.card.output.WriteString(run.card.outSan.Flush())
-	out := run.card.output.String()
+	run.card.flushOutput()
+	out := run.card.outputText()
 	switch {
 	case cancelled:
 		res.Status = tools.StatusCancelled

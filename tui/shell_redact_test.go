@@ -11,9 +11,9 @@ import (
 func TestShellCommandOutputRedacted(t *testing.T) {
 	t.Parallel()
 	token := "ghp_" + strings.Repeat("Z8xC6vB4nM", 4)
-	shell := func(_ context.Context, _ string, out func(string)) (int, error) {
-		out("origin\thttps://me:" + token + "@github.com/o/r (fetch)\n")
-		out("extraheader = AUTHORIZATION: basic abc\n")
+	shell := func(_ context.Context, _ string, out func(string, bool)) (int, error) {
+		out("origin\thttps://me:"+token+"@github.com/o/r (fetch)\n", false)
+		out("extraheader = AUTHORIZATION: basic abc\n", false)
 		return 0, nil
 	}
 	m, fb := newTestModel(t, Options{Shell: shell})

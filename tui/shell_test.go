@@ -34,12 +34,12 @@ func TestShellLinesContext(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			shell := func(_ context.Context, cmd string, out func(string)) (int, error) {
+			shell := func(_ context.Context, cmd string, out func(string, bool)) (int, error) {
 				if strings.HasPrefix(cmd, "touch /etc") {
-					out("touch: cannot touch '/etc/x': Permission denied\n")
+					out("touch: cannot touch '/etc/x': Permission denied\n", true)
 					return 1, &SandboxRefused{Note: note}
 				}
-				out("out of " + cmd + "\n")
+				out("out of "+cmd+"\n", false)
 				return 0, nil
 			}
 			m, fb := newTestModel(t, Options{Shell: shell})

@@ -55,6 +55,11 @@ type toolCard struct {
 	// sandboxed: the command failed with a permission error while
 	// confined, so the sandbox may have refused part of it.
 	sandboxed bool
+
+	// Standard error is a stream of its own: its lines in output start
+	// with errMark, and errLine says the last, unfinished line came from it.
+	errSan  sanitize.Sanitizer
+	errLine bool
 }
 
 func (c *toolCard) cacheRef() *cache { return &c.cache }
@@ -112,9 +117,40 @@ func (c *toolCard) setPreview(p tools.Preview) {
 	}
 }
 
-// addOutput appends a live output chunk, keeping only the tail.
-func (c *toolCard) addOutput(s string) {
-	c.output.WriteString(c.outSan.Write(s))
+// errMark starts each line of the output a command wrote to standard error.
+// Sanitized text holds no NUL, so the mark cannot be forged.
+const errMark = "\x00"
+
+// addOutput appends a live output chunk of standard output or standard
+// error, keeping only the tail.
+func (c *toolCard) addOutput(s string, stderr bool) {
+	san := &c.outSan
+	if stderr {
+		san = &c.errSan
+	}
+	c.writeOutput(san.Write(s), stderr)
+}
+
+// writeOutput appends sanitized text, marking standard error line by line.
+// A stream that changes in the middle of a line starts a new one, so that
+// every line belongs to one stream.
+func (c *toolCard) writeOutput(text string, stderr bool) {
+	if text == "" {
+		return
+	}
+	atStart := c.output.Len() == 0 || strings.HasSuffix(c.output.String(), "\n")
+	if !atStart && c.errLine != stderr {
+		c.output.WriteByte('\n')
+		atStart = true
+	}
+	for line := range strings.Lines(text) {
+		if atStart && stderr {
+			c.output.WriteString(errMark)
+		}
+		c.output.WriteString(line)
+		atStart = strings.HasSuffix(line, "\n")
+	}
+	c.errLine = stderr
 	if c.output.Len() > 2*maxCardOutput {
 		tail := c.output.String()[c.output.Len()-maxCardOutput:]
 		if i := strings.IndexByte(tail, '\n'); i >= 0 {
@@ -126,9 +162,20 @@ func (c *toolCard) addOutput(s string) {
 	}
 }
 
+// flushOutput ends both output streams.
+func (c *toolCard) flushOutput() {
+	c.writeOutput(c.outSan.Flush(), false)
+	c.writeOutput(c.errSan.Flush(), true)
+}
+
+// outputText is the live output as the command printed it, without marks.
+func (c *toolCard) outputText() string {
+	return strings.ReplaceAll(c.output.String(), errMark, "")
+}
+
 // finish records the result.
 func (c *toolCard) finish(r *agent.ToolResult) {
-	c.output.WriteString(c.outSan.Flush())
+	c.flushOutput()
 	c.took = r.Duration
 	c.summary = sanitize.Clean(firstLine(r.Summary))
 	c.exitCode = r.ExitCode
@@ -141,6 +188,11 @@ func (c *toolCard) finish(r *agent.ToolResult) {
 	switch r.Status {
 	case tools.StatusOK:
 		c.state = cardDone
+		if c.name == "run_shell" && r.ExitCode != 0 {
+			// A command that failed is news for the model, not an error of
+			// the call, but for the user it failed all the same.
+			c.state = cardFailed
+		}
 	case tools.StatusError:
 		c.state = cardFailed
 		c.errText = out
@@ -198,10 +250,11 @@ func (c *toolCard) stateText(rc *renderCtx) string {
 		return th.ok.Render(s)
 	case cardFailed:
 		s := "✗ " + fmtDuration(c.took)
-		if c.shell || c.name == "run_shell" {
-			s += fmt.Sprintf(" · exit %d", c.exitCode)
-		} else if c.summary != "" {
+		switch {
+		case c.summary != "": // "exit 3", "timed out after 2m", "could not start"
 			s += " · " + c.summary
+		case c.shell || c.name == "run_shell":
+			s += fmt.Sprintf(" · exit %d", c.exitCode)
 		}
 		return th.bad.Render(s)
 	case cardDenied:
@@ -316,7 +369,8 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 				out = append(out, indent+th.warn.Render(l))
 			}
 		}
-	case open && c.result != "":
+	case open && c.result != "" && (c.state != cardFailed || c.errText != c.result):
+		// A failed call's result is its error, drawn below in the error colour.
 		out = append(out, c.tail(rc, c.result, body, d)...)
 	}
 	if c.state == cardFailed && c.errText != "" && c.name != "run_shell" {
@@ -350,8 +404,13 @@ func (c *toolCard) tail(rc *renderCtx, text string, width int, d cardDetail) []s
 	if total := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1; len(lines) < total && text != "" {
 		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… %d earlier lines", total-len(lines))))
 	}
-	bar := rc.th.dim.Render("│ ")
+	bar, errBar := rc.th.dim.Render("│ "), rc.th.bad.Render("┃ ")
 	for _, l := range lines {
+		if e, ok := strings.CutPrefix(l, errMark); ok {
+			// A heavier bar in the error colour: told apart without colour too.
+			out = append(out, "  "+errBar+truncate(e, width-2))
+			continue
+		}
 		out = append(out, "  "+bar+truncate(l, width-2))
 	}
 	return out

@@ -139,7 +139,7 @@ func TestShellCardShowsLastLines(t *testing.T) {
 	t.Parallel()
 	c := &toolCard{name: "run_shell", command: "make", main: "make", state: cardRunning, start: fixedClock}
 	for i := range 20 {
-		c.addOutput(fmt.Sprintf("step %d\n", i))
+		c.addOutput(fmt.Sprintf("step %d\n", i), false)
 	}
 	got := stripAll(c.render(testRC(80)))
 	if !strings.Contains(got, "$ make") || !strings.Contains(got, "step 19") || strings.Contains(got, "step 14\n") || !strings.Contains(got, "15 earlier lines") {
@@ -156,7 +156,7 @@ func TestCardOutputIsBounded(t *testing.T) {
 	c := &toolCard{name: "run_shell"}
 	chunk := strings.Repeat("x", 1000) + "\n"
 	for range 1000 {
-		c.addOutput(chunk)
+		c.addOutput(chunk, false)
 	}
 	if n := c.output.Len(); n > 2*maxCardOutput {
 		t.Fatalf("kept %d bytes", n)

@@ -534,7 +534,7 @@ turn:
 		sh := userShell(f.app.Registry)
 		shellProbe(t, f, func(command string) (string, bool) {
 			var out strings.Builder
-			code, err := sh(ctx, command, func(s string) { out.WriteString(s) })
+			code, err := sh(ctx, command, func(s string, _ bool) { out.WriteString(s) })
 			if err != nil {
 				out.WriteString(err.Error())
 			}

@@ -119,8 +119,8 @@ func (c *cli) showInterface(ctx context.Context, a *app, cfg *config.Config) int
 // userShell runs a `!command` the user typed through run_shell, so it gets
 // the same process-group handling, environment filtering and output cap as
 // the model's commands (but no approval: the user asked for it).
-func userShell(reg *tools.Registry) func(ctx context.Context, command string, output func(string)) (int, error) {
-	return func(ctx context.Context, command string, output func(string)) (int, error) {
+func userShell(reg *tools.Registry) func(ctx context.Context, command string, output func(string, bool)) (int, error) {
+	return func(ctx context.Context, command string, output func(string, bool)) (int, error) {
 		t, ok := reg.Get("run_shell")
 		if !ok {
 			return 0, errors.New("run_shell is not available")
@@ -129,7 +129,13 @@ func userShell(reg *tools.Registry) func(ctx context.Context, command string, ou
 		if err != nil {
 			return 0, fmt.Errorf("encode the command: %w", err)
 		}
-		r := t.Run(ctx, args, output)
+		stdout := func(s string) { output(s, false) }
+		var r tools.Result
+		if sr, ok := t.(tools.StreamRunner); ok {
+			r = sr.RunStreams(ctx, args, stdout, func(s string) { output(s, true) })
+		} else {
+			r = t.Run(ctx, args, stdout)
+		}
 		switch r.Status {
 		case tools.StatusOK:
 			if r.SandboxNote != "" {

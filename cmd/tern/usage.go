@@ -28,7 +28,9 @@ Environment:
 Without an API key tern runs on the offline scripted provider (a server on
 localhost needs no key). Precedence: flags > environment > config file > defaults.
 
-Exit status: 0 done, 1 failed, 2 usage or configuration error, 130 interrupted.
+Exit status: 0 done, 1 failed, 2 usage or configuration error, 3 a budget
+limit (--max-cost, --max-requests, --max-duration) stopped 'tern run',
+130 interrupted.
 More: README.md, docs/cli.md, docs/config.md, docs/protocol.md.
 `
 

@@ -135,6 +135,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	models := func(context.Context) ([]string, error) { return []string{model}, nil }
 	var lookupWindow func(context.Context, string) (int, error)
 	offline, why := cfg.Offline()
+	// The offline notice waits until the session to continue is found: an
+	// unknown session id is the only thing worth saying then.
+	var offlineNotice string
 	if offline {
 		mo := mock.Options{}
 		if opts.interactive {
@@ -142,9 +145,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 		prov = mock.New(mo)
 		if cfg.Mock.V {
-			c.printf(opts.notices, "tern: %s: using the offline scripted provider.\n", why)
+			offlineNotice = fmt.Sprintf("tern: %s: using the offline scripted provider.", why)
 		} else {
-			c.printf(opts.notices, "%s\n", mock.Notice())
+			offlineNotice = mock.Notice()
 		}
 	} else {
 		p, err := openai.New(openai.Config{
@@ -201,6 +204,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	res, err := loadResumed(cfg.Home.V, ws.Root, opts.session)
 	if err != nil {
 		return nil, err
+	}
+	if offlineNotice != "" {
+		c.printf(opts.notices, "%s\n", offlineNotice)
 	}
 	var history []provider.Message
 	var grants []string

@@ -65,7 +65,9 @@ func (r *Renderer) render(src string) ([]string, int, error) {
 	if isBlank(src) {
 		return nil, 0, nil
 	}
-	out, err := r.r.Render(src)
+	// Tabs are expanded in the source, where a tab's column is known;
+	// CommonMark reads block structure with the same 4-column stops.
+	out, err := r.r.Render(ExpandTabs(src))
 	if err != nil {
 		return nil, 0, fmt.Errorf("render markdown: %w", err)
 	}
@@ -81,7 +83,7 @@ func (r *Renderer) render(src string) ([]string, int, error) {
 	for len(lines) > 0 && lines[0] == "" {
 		lines = lines[1:]
 	}
-	return lines, max(1, trail-1), nil
+	return fitTables(lines), max(1, trail-1), nil
 }
 
 // TrimPadding removes the trailing spaces glamour pads each line with (each
