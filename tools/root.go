@@ -99,7 +99,7 @@ func (w *Workspace) openRead(rel string) (opened, error) {
 	if !known {
 		real = rel
 	}
-	if err := w.checkShown(real, o.info, nil); err != nil {
+	if err := w.checkShown(real, o.f, o.info, nil); err != nil {
 		_ = o.f.Close()
 		return opened{}, err
 	}
@@ -153,7 +153,7 @@ func (e *shownError) Error() string { return e.msg }
 // .git, a secret by name, or a regular file that is the same file as a
 // secret of the workspace (a hard link with an innocent name). idx caches
 // the secrets of one walk (nil: built on demand).
-func (w *Workspace) checkShown(rel string, info fs.FileInfo, idx *secretIndex) error {
+func (w *Workspace) checkShown(rel string, f *os.File, info fs.FileInfo, idx *secretIndex) error {
 	if inGitDir(rel) {
 		return &shownError{gitRefusal(rel)}
 	}
@@ -177,7 +177,14 @@ func (w *Workspace) checkShown(rel string, info fs.FileInfo, idx *secretIndex) e
 		return err
 	}
 	if links = max(links, now); links < 2 {
-		return nil
+		// Seen with one link twice, maybe in the middle of a rename over
+		// the name (linksettle.go): looked at again once it is done.
+		if links, err = w.settledLinks(rel, f); err != nil {
+			return err
+		}
+		if links < 2 {
+			return nil
+		}
 	}
 	if idx == nil {
 		idx = &secretIndex{}

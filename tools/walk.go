@@ -92,7 +92,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		if !wk.wanted(startRel) {
 			return st, nil
 		}
-		if err := w.checkShown(startRel, info, &wk.idx); err != nil {
+		if err := w.checkShown(startRel, f, info, &wk.idx); err != nil {
 			return st, err
 		}
 		fd := -1
@@ -103,6 +103,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		}
 		return st, visit(walkFile{rel: startRel, fd: fd})
 	}
+	defer wk.dropPending()
 	return st, wk.dir(f, startRel, wk.ignoresFor(startRel))
 }
 
@@ -162,6 +163,9 @@ type walker struct {
 	// idx knows the workspace's secret files, for hard links; built only
 	// when a file with several links is met.
 	idx secretIndex
+	// pending are the opened files of the folder being walked that were
+	// seen with one link, waiting for flush to look at them again.
+	pending []pendingFile
 }
 
 // dir walks the open directory d (workspace path rel); stack holds the
@@ -201,6 +205,9 @@ func (wk *walker) dir(d *os.File, rel string, stack ignoreStack) error {
 			if stack.ignored(childRel, true) {
 				continue
 			}
+			if err := wk.flush(d); err != nil {
+				return err
+			}
 			sub, err := openDirAt(d, name)
 			if err != nil {
 				continue // gone, unreadable, or swapped for a symlink
@@ -227,7 +234,7 @@ func (wk *walker) dir(d *os.File, rel string, stack ignoreStack) error {
 		}
 		// Devices, pipes and sockets are skipped: reading a pipe could block.
 	}
-	return nil
+	return wk.flush(d)
 }
 
 // wanted applies the caller's filter and the secret names to a file found
@@ -278,6 +285,22 @@ func (wk *walker) regular(d *os.File, name, rel string) error {
 		}
 		return nil
 	}
+	if fd >= 0 && st.Nlink < 2 {
+		// Seen with one link twice, maybe in the middle of a rename over
+		// the name (linksettle.go): looked at again, with the others of
+		// its folder, once that is done.
+		wk.pending = append(wk.pending, pendingFile{name: name, rel: rel, fd: fd, st: st})
+		if len(wk.pending) >= pendingMax {
+			return wk.flush(d)
+		}
+		return nil
+	}
+	return wk.show(rel, fd, &st)
+}
+
+// show visits the regular file rel, open as fd (-1: not opened), unless it
+// has several links and is a secret file under another name.
+func (wk *walker) show(rel string, fd int, st *unix.Stat_t) error {
 	if st.Nlink > 1 {
 		id := fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)} //nolint:unconvert // the field types differ between systems
 		if secret, complete := wk.idx.lookup(wk.w, id); secret != "" || !complete {
@@ -324,7 +347,7 @@ func (wk *walker) symlink(rel string) error {
 	if !known {
 		real = target
 	}
-	if err := wk.w.checkShown(real, info, &wk.idx); err != nil {
+	if err := wk.w.checkShown(real, f, info, &wk.idx); err != nil {
 		var refused *shownError
 		if errors.As(err, &refused) && !inGitDir(real) {
 			wk.stats.secret++
