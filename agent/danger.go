@@ -270,12 +270,12 @@ func (d dangerCheck) rmReason(args []shellWord, cwds []string, fromXargs bool) s
 		return ""
 	}
 	if fromXargs {
-		return "rm -r on paths read by xargs, which cannot be checked beforehand"
+		return "runs rm -r on paths read by xargs, which cannot be checked beforehand"
 	}
 	for _, op := range operands {
 		for _, cwd := range cwds {
 			if r := d.rmTarget(op, cwd); r != "" {
-				return "rm -r " + r
+				return "runs rm -r, " + r
 			}
 		}
 	}
