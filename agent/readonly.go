@@ -90,7 +90,7 @@ func (ro readOnlyCheck) command(c shellCommand) bool {
 			return false
 		}
 	}
-	return spec.check == nil || spec.check(readOnlyCall{args: args, piped: c.piped, workdir: ro.d.workdir})
+	return spec.check == nil || spec.check(readOnlyCall{args: args, piped: c.piped, workdir: ro.d.workdir, root: ro.d.root})
 }
 
 // harmlessSink reports whether an output redirection writes no file:
@@ -107,29 +107,38 @@ func harmlessSink(w shellWord) bool {
 }
 
 // word reports whether an argument names no path outside the workspace and
-// no secret file, as an operand, as an option's value (--file=x, -fx) or
-// as a revision's path (HEAD:x).
+// no secret file, as an operand, as an option's value (--file=x, -fx, also
+// inside a cluster: -nf.env is -n -f .env) or as a revision's path (HEAD:x,
+// :0:x).
 func (ro readOnlyCheck) word(v string) bool {
 	if !ro.path(v) {
 		return false
 	}
-	if _, after, ok := strings.Cut(v, ":"); ok && !ro.path(after) {
-		return false // git show HEAD:.env reads the secret from the repository
+	for i := 0; i < len(v); i++ {
+		if v[i] == ':' && !ro.path(v[i+1:]) {
+			return false // git show HEAD:.env reads the secret from the repository
+		}
 	}
 	if strings.HasPrefix(v, "-") {
 		if _, val, ok := strings.Cut(v, "="); ok && !ro.path(val) {
 			return false
 		}
-		if len(v) > 2 && v[1] != '-' && !ro.path(v[2:]) {
-			return false
+		if len(v) > 2 && v[1] != '-' {
+			for i := 2; i < len(v); i++ {
+				if !ro.path(v[i:]) {
+					return false // any letter of the cluster may take the rest as its value
+				}
+			}
 		}
 	}
 	return true
 }
 
 // path reports whether v, read as a path from the working directory, stays
-// inside the workspace without climbing (..) and is not a secret file.
-// Words that are not paths pass when they look like none of those.
+// inside the workspace without climbing (..) and is not a secret file,
+// also once the links on its way are followed: a hostile repository can
+// hold a link to ~/.ssh/id_rsa, to /, or to .env. Words that are not paths
+// pass when they look like none of those.
 func (ro readOnlyCheck) path(v string) bool {
 	if strings.HasPrefix(v, "~") {
 		return false
@@ -144,10 +153,29 @@ func (ro readOnlyCheck) path(v string) bool {
 		p = filepath.Join(ro.d.workdir, p)
 	}
 	p = filepath.Clean(p)
-	if ro.d.root == "" || p != ro.d.root && !isInside(ro.d.root, p) {
+	if !ro.inside(ro.d.root, p) {
 		return false
 	}
-	rel, err := filepath.Rel(ro.d.root, p)
+	if _, err := os.Lstat(p); err != nil {
+		return true // nothing there to read, by this name or through a link
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	root, err := filepath.EvalSymlinks(ro.d.root)
+	if err != nil {
+		return false
+	}
+	return ro.inside(root, real)
+}
+
+// inside reports whether p is root or under it and not a secret file.
+func (ro readOnlyCheck) inside(root, p string) bool {
+	if root == "" || p != root && !isInside(root, p) {
+		return false
+	}
+	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		return false
 	}
@@ -193,8 +221,8 @@ func (ro readOnlyCheck) glob(pattern string) bool {
 type readOnlyCall struct {
 	args []shellWord
 	// piped: the command reads the previous command's output.
-	piped   bool
-	workdir string
+	piped         bool
+	workdir, root string
 }
 
 // regularFile reports whether a path names a regular file (not a folder,

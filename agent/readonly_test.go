@@ -26,6 +26,23 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A hostile repository can hold links out of the workspace or to a
+	// secret, and a committed folder laid out as a bare repository whose
+	// config runs programs (core.fsmonitor) when git starts in it.
+	for link, to := range map[string]string{"plink": "/etc/passwd", "elink": ".env", "rootlink": "/", "sub/up": ".."} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/HEAD", "bare/HEAD", "bare/config", "bare/objects/x", "bare/refs/x"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -59,8 +76,6 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"git show HEAD:a.go", unasked},
 		{"git blame a.go", unasked},
 		{"git --no-pager log -p", unasked},
-		{"go list ./...", unasked},
-		{"go vet ./...", unasked},
 		{"ls sub/*.go", unasked},
 		{"ls 2>/dev/null && git status", unasked},
 		{"(ls; pwd) 2>&1", unasked},
@@ -173,11 +188,79 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"head -c 10 /dev/zero", asks},
 		{"git branch -D main", asks},
 		{"printf -v x %s y", asks},
+
+		// Holes found by attacking the list.
+		{"grep -e -- -r -e '' .", asks},   // -- is -e's pattern, so -r is an option: reads .env
+		{"grep -e -- -R x", asks},         // the same, a walk following links
+		{"tail -e -- -f README.md", asks}, // no break at -- in tail either
+		{"tail +1f README.md", asks},      // the obsolete form follows
+		{"tail +f README.md", asks},
+		{"tail -c +1 -- -f README.md", asks}, // safe (-f is a file here) but asks: no break at --
+		{"sort -t -- -o out.txt a.go", asks},
+		{"grep -nf.env a.go", asks}, // -f in a cluster reads .env
+		{"grep -nf/etc/passwd a.go", asks},
+		{"grep -if../x a.go", asks},
+		{"rg -nf.env a.go", asks},
+		{"git show :0:.env", asks}, // the index entry of .env
+		{"git log -L:x:.env", asks},
+		{"cat plink", asks}, // a link out of the workspace
+		{"cat elink", asks}, // a link to a secret
+		{"head -n 3 sub/up/.env", asks},
+		{"wc -l sub/up/README.md", unasked}, // a link that stays inside
+		{"ls rootlink", asks},
+		{"ls rootlink/etc", asks},
+		{"cat rootlink/etc/passwd", asks},
+		{"grep -f elink a.go", asks},
+		{"grep --file=plink a.go", asks},
+		{"ls -RL .", asks}, // follows the link to /
+		{"ls --dereference sub", asks},
+		{"du -L .", asks},
+		{"du --derefer .", asks},
+		{"find -L . -name x", asks},
+		{"find . -follow -name x", asks},
+		{"printf '/\\0' | du --files0-from=- -a", asks}, // names read from the pipe
+		{"printf '/etc/passwd\\0' | wc --files0-from=- -c", asks},
+		{"printf '/\\0' | find -files0-from - -name id_rsa", asks},
+		{"wc --files0=a.go", asks},
+		{"git log --show-signature", asks}, // runs gpg on a signed commit
+		{"git show --show-sig HEAD", asks},
+		{"git log --pretty=format:%GG", asks},
+		{"git log '--format=%G?'", asks},
+		{"git log --format=%+GS", asks},
+		{"git log --grep -- --output=out.txt", asks}, // git scans for -- first, but no break is safer
+		{"go list ./...", asks},                      // may download modules or a toolchain (go.mod)
+		{"go list -m rsc.io/quote@latest", asks},     // asks the module proxy
+		{"go vet ./...", asks},                       // compiles: cgo runs the C compiler, writes the build cache
+		{"ls -la", unasked},
+		{"wc -l sub/c.go a.go", unasked},
+		{"grep -n -e x -- a.go", unasked},
+		{"git log --format=%H%n%s -n 3", unasked},
+		{"du -sh sub", unasked},
+		{"find sub -type f -name '*.go'", unasked},
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
 			t.Errorf("%q: %s (%s), want %s", tc.cmd, got, r.reason, tc.want)
+		}
+	}
+	// Lines run from a workdir: git started in a committed folder laid out
+	// as a bare repository reads its config, which runs programs.
+	for _, tc := range []struct {
+		cmd, workdir string
+		want         judged
+	}{
+		{"git status", "bare", asks},
+		{"git diff", "bare", asks},
+		{"git log", "bare/refs", asks},
+		{"git status", "sub", unasked},
+		{"ls", "bare", unasked},
+		{"git status", "rootlink", asks},
+	} {
+		args, _ := json.Marshal(map[string]string{"command": tc.cmd, "workdir": tc.workdir})
+		r := a.judge(shell, "run_shell", args, PolicyAsk)
+		if got := classify(r, PolicyAsk); got != tc.want {
+			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.workdir, got, r.reason, tc.want)
 		}
 	}
 }
