@@ -156,6 +156,9 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"until false; do pwd; done", asks},
 		{"for f in a.go b.go; do wc -l $f; done", asks}, // $f expands
 		{"for f in a.go b.go; do cat a.go; done", unasked},
+		{"for i in {1..100000000}; do true; done", asks}, // bash builds every word first
+		{"for i in {1..200}; do for j in {1..200}; do cat a.go; done; done", asks},
+		{"for i in {1..3}; do for j in 1 2; do cat a.go; done; done", unasked},
 
 		// Reads outside the workspace or a secret.
 		{"cat /etc/passwd", asks},
