@@ -230,7 +230,10 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"git log --pretty=format:%GG", asks},
 		{"git log '--format=%G?'", asks},
 		{"git log --format=%+GS", asks},
-		{"git log --grep -- --output=out.txt", asks}, // git scans for -- first, but no break is safer
+		{"git log --grep -- --output=out.txt", asks},
+		{"git diff . sub", asks}, // outside a repository (or one of another owner): --no-index, .env printed
+		{"git diff --stat -- sub hostile", asks},
+		{"git diff HEAD~1 HEAD -- sub", unasked}, // git scans for -- first, but no break is safer
 		{"go list ./...", asks},                      // may download modules or a toolchain (go.mod)
 		{"go list -m rsc.io/quote@latest", asks},     // asks the module proxy
 		{"go vet ./...", asks},                       // compiles: cgo runs the C compiler, writes the build cache
@@ -259,11 +262,44 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"git status", "sub", unasked},
 		{"ls", "bare", unasked},
 		{"git status", "rootlink", asks},
+
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd, "workdir": tc.workdir})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
 			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.workdir, got, r.reason, tc.want)
+		}
+	}
+	// A workspace in no repository: git diff a b compares them as folders
+	// (--no-index), secret files included, so git asks there.
+	bare := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bare, ".env"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(bare, "e"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws2, err := tools.NewWorkspace(bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a2, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want judged
+	}{
+		{"git diff . e", asks},
+		{"git diff -- . e", asks},
+		{"git log", asks},
+		{"ls", unasked},
+	} {
+		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
+		r := a2.judge(shell, "run_shell", args, PolicyAsk)
+		if got := classify(r, PolicyAsk); got != tc.want {
+			t.Errorf("%q in no repository: %s (%s), want %s", tc.cmd, got, r.reason, tc.want)
 		}
 	}
 }

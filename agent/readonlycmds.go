@@ -264,7 +264,8 @@ var gitReadSubcommands = map[string]bool{"status": true, "log": true, "diff": tr
 // pager), and none of the options that write a file (--output), run a
 // program (--ext-diff, --textconv, -O's pager in grep, --show-signature
 // and the %G formats, which run gpg on a signed commit) or read outside
-// the repository (--no-index). Git must also find the workspace's own
+// the repository (--no-index, or git diff of two paths, which is the
+// same outside a repository). Git must also find the workspace's own
 // repository (see gitRepoIsWorkspace).
 func gitReads(c readOnlyCall) bool {
 	i := 0
@@ -277,6 +278,9 @@ func gitReads(c readOnlyCall) bool {
 		i++
 	}
 	if i >= len(c.args) || !gitReadSubcommands[c.args[i].val] {
+		return false
+	}
+	if c.args[i].val == "diff" && gitDiffNoIndex(c.args[i+1:], c.workdir) {
 		return false
 	}
 	for _, a := range c.args[i+1:] {
@@ -326,10 +330,44 @@ func gitRepoIsWorkspace(workdir, root string) bool {
 		_, errGit := os.Lstat(filepath.Join(dir, ".git"))
 		_, errHead := os.Lstat(filepath.Join(dir, "HEAD"))
 		if dir == rroot {
-			return errGit == nil || errHead != nil
+			if errGit != nil && errHead == nil {
+				return false
+			}
+			break
 		}
 		if errGit == nil || errHead == nil {
 			return false
 		}
 	}
+	// With no repository at all, git diff a b compares the two as files
+	// or folders (--no-index), a folder's secret files included.
+	for dir := rroot; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return true
+		}
+		if filepath.Dir(dir) == dir {
+			return false
+		}
+	}
+}
+
+// gitDiffNoIndex reports whether git diff is given two paths that exist:
+// git compares them as files or folders, outside any repository's view,
+// when it finds no repository it may use (none, or one of another owner),
+// and prints every file of two folders, secret ones included.
+func gitDiffNoIndex(args []shellWord, workdir string) bool {
+	n := 0
+	for _, a := range args {
+		if strings.HasPrefix(a.val, "-") && a.val != "-" {
+			continue
+		}
+		p := a.val
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(workdir, p)
+		}
+		if _, err := os.Lstat(p); err == nil {
+			n++
+		}
+	}
+	return n >= 2
 }
