@@ -234,9 +234,9 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"git diff . sub", asks}, // outside a repository (or one of another owner): --no-index, .env printed
 		{"git diff --stat -- sub hostile", asks},
 		{"git diff HEAD~1 HEAD -- sub", unasked}, // git scans for -- first, but no break is safer
-		{"go list ./...", asks},                      // may download modules or a toolchain (go.mod)
-		{"go list -m rsc.io/quote@latest", asks},     // asks the module proxy
-		{"go vet ./...", asks},                       // compiles: cgo runs the C compiler, writes the build cache
+		{"go list ./...", asks},                  // may download modules or a toolchain (go.mod)
+		{"go list -m rsc.io/quote@latest", asks}, // asks the module proxy
+		{"go vet ./...", asks},                   // compiles: cgo runs the C compiler, writes the build cache
 		{"ls -la", unasked},
 		{"wc -l sub/c.go a.go", unasked},
 		{"grep -n -e x -- a.go", unasked},
@@ -262,7 +262,6 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"git status", "sub", unasked},
 		{"ls", "bare", unasked},
 		{"git status", "rootlink", asks},
-
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd, "workdir": tc.workdir})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
