@@ -286,19 +286,77 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A partial clone (git clone --filter): git show fetches the contents
+	// it lacks from the remote.
+	partial := t.TempDir()
+	if err := os.Mkdir(filepath.Join(partial, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[remote \"origin\"]\n\turl = https://example.com/x\n\tpromisor = true\n\tpartialclonefilter = blob:none\n"
+	if err := os.WriteFile(filepath.Join(partial, ".git", "config"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws3, err := tools.NewWorkspace(partial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a3, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
+		a    *Agent
 		cmd  string
 		want judged
 	}{
-		{"git diff . e", asks},
-		{"git diff -- . e", asks},
-		{"git log", asks},
-		{"ls", unasked},
+		{a2, "git diff . e", asks},
+		{a2, "git diff -- . e", asks},
+		{a2, "git log", asks},
+		{a2, "ls", unasked},
+		{a3, "git show HEAD~1", asks},
+		{a3, "git log -p", asks},
+		{a3, "ls", unasked},
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
-		r := a2.judge(shell, "run_shell", args, PolicyAsk)
+		r := tc.a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
-			t.Errorf("%q in no repository: %s (%s), want %s", tc.cmd, got, r.reason, tc.want)
+			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.a.opts.Workspace.Root, got, r.reason, tc.want)
+		}
+	}
+}
+
+// TestPartialCloneWorktree reads the config of a repository whose .git
+// is a file (a worktree) through its commondir.
+func TestPartialCloneWorktree(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	common := filepath.Join(dir, "main", ".git")
+	gitdir := filepath.Join(common, "worktrees", "wt")
+	if err := os.MkdirAll(gitdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dotgit := filepath.Join(dir, "wt", ".git")
+	if err := os.MkdirAll(filepath.Dir(dotgit), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dotgit, []byte("gitdir: "+gitdir+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cfg  string
+		want bool
+	}{
+		{"[core]\n\tbare = false\n", false},
+		{"[extensions]\n\tpartialClone = origin\n", true},
+	} {
+		if err := os.WriteFile(filepath.Join(common, "config"), []byte(tc.cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := partialClone(dotgit); got != tc.want {
+			t.Errorf("config %q: partialClone %v, want %v", tc.cfg, got, tc.want)
 		}
 	}
 }

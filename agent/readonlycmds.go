@@ -343,7 +343,7 @@ func gitRepoIsWorkspace(workdir, root string) bool {
 	// or folders (--no-index), a folder's secret files included.
 	for dir := rroot; ; dir = filepath.Dir(dir) {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return true
+			return !partialClone(filepath.Join(dir, ".git"))
 		}
 		if filepath.Dir(dir) == dir {
 			return false
@@ -370,4 +370,43 @@ func gitDiffNoIndex(args []shellWord, workdir string) bool {
 		}
 	}
 	return n >= 2
+}
+
+// partialClone reports whether the repository of a .git folder or file is
+// a partial clone (git clone --filter), or its config cannot be read: git
+// log -p, show and diff fetch the contents they lack from the remote,
+// over the network, and write them into .git.
+func partialClone(dotgit string) bool {
+	dir := dotgit
+	if fi, err := os.Stat(dotgit); err != nil {
+		return true
+	} else if !fi.IsDir() {
+		// A worktree or submodule: "gitdir: <dir>", whose commondir file
+		// names the folder holding the config.
+		b, err := os.ReadFile(dotgit)
+		if err != nil {
+			return true
+		}
+		gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+		if !ok {
+			return true
+		}
+		dir = strings.TrimSpace(gd)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(filepath.Dir(dotgit), dir)
+		}
+		if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+			common := strings.TrimSpace(string(c))
+			if !filepath.IsAbs(common) {
+				common = filepath.Join(dir, common)
+			}
+			dir = common
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "config"))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	cfg := strings.ToLower(string(b))
+	return strings.Contains(cfg, "promisor") || strings.Contains(cfg, "partialclone")
 }
