@@ -163,6 +163,9 @@ func (ro readOnlyCheck) path(v string) bool {
 	if err != nil {
 		return false
 	}
+	if fi, err := os.Stat(real); err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket|os.ModeDevice|os.ModeCharDevice|os.ModeIrregular) != 0 {
+		return false // cat fifo waits until the timeout; a device is no file of the workspace
+	}
 	root, err := filepath.EvalSymlinks(ro.d.root)
 	if err != nil {
 		return false
