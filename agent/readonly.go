@@ -26,6 +26,9 @@ func (a *Agent) readOnly(tg target, d dangerCheck) bool {
 	if !tg.shell || t.err != nil || t.unsure != "" || t.download != "" || t.netFD || t.loops || len(t.cmds) == 0 {
 		return false // a while loop of reads still runs until the timeout
 	}
+	if !searchPathOutside(os.Getenv("PATH"), d.root) {
+		return false // ls could be the workspace's own ls
+	}
 	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret}
 	for _, c := range t.cmds {
 		if !ro.command(c) {
@@ -237,4 +240,28 @@ func (c readOnlyCall) regularFile(v string) bool {
 	}
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// searchPathOutside reports whether every folder of the command search
+// path is absolute and outside the workspace: with ".", an empty entry, a
+// relative one or a workspace folder (node_modules/.bin, bin) in $PATH,
+// the ls a line names can be a script a hostile repository ships.
+func searchPathOutside(path, root string) bool {
+	rroot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			return false
+		}
+		dir = filepath.Clean(dir)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if dir == rroot || isInside(rroot, dir) || dir == root || isInside(root, dir) {
+			return false
+		}
+	}
+	return true
 }

@@ -395,3 +395,26 @@ func TestReadOnlyPolicies(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchPathOutside: with the workspace, ".", an empty or a relative
+// entry in $PATH, ls may be a script of the workspace.
+func TestSearchPathOutside(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{"/usr/local/bin:/usr/bin:/bin", true},
+		{"/usr/bin:.", false},
+		{"/usr/bin::/bin", false},
+		{":/usr/bin", false},
+		{"bin:/usr/bin", false},
+		{"/usr/bin:" + filepath.Join(root, "node_modules", ".bin"), false},
+		{root + ":/usr/bin", false},
+	} {
+		if got := searchPathOutside(tc.path, root); got != tc.want {
+			t.Errorf("PATH=%s: %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
