@@ -159,6 +159,8 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"for i in {1..100000000}; do true; done", asks}, // bash builds every word first
 		{"for i in {1..200}; do for j in {1..200}; do cat a.go; done; done", asks},
 		{"for i in {1..3}; do for j in 1 2; do cat a.go; done; done", unasked},
+		{"for a in *; do for b in *; do for c in *; do cat a.go; done; done; done", asks}, // files cubed
+		{"for a in sub/*; do cat a.go; done", unasked},
 
 		// Reads outside the workspace or a secret.
 		{"cat /etc/passwd", asks},

@@ -107,6 +107,16 @@ type treeCtx struct {
 	forRuns int
 }
 
+// globWord reports whether a word holds a glob bash expands to files.
+func globWord(b *treeBuilder, w *syntax.Word) bool {
+	var sw shellWord
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		b.part(&sb, &sw, p, false)
+	}
+	return sw.glob
+}
+
 // maxForRuns bounds how many times for loops may run a command before the
 // line counts as a loop that may run until the timeout.
 const maxForRuns = 256
@@ -212,6 +222,8 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 					b.setUnsure("a brace expansion in it is too large to read")
 				case alts != nil:
 					n += len(alts)
+				case globWord(b, w):
+					n += maxForRuns // one word, as many runs as files match
 				default:
 					n++
 				}
