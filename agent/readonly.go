@@ -29,7 +29,11 @@ func (a *Agent) readOnly(tg target, d dangerCheck) bool {
 	if !searchPathOutside(os.Getenv("PATH"), d.root) {
 		return false // ls could be the workspace's own ls
 	}
-	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret}
+	realRoot, err := filepath.EvalSymlinks(d.root)
+	if err != nil {
+		return false
+	}
+	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret, realRoot: realRoot}
 	for _, c := range t.cmds {
 		if !ro.command(c) {
 			return false
@@ -43,6 +47,8 @@ type readOnlyCheck struct {
 	d dangerCheck
 	// secret reports whether a workspace-relative path names a secret file.
 	secret func(rel string) bool
+	// realRoot is the workspace root with its links resolved.
+	realRoot string
 }
 
 // command reports whether one simple command only reads.
@@ -117,6 +123,9 @@ func (ro readOnlyCheck) word(v string) bool {
 	if !ro.path(v) {
 		return false
 	}
+	if strings.Count(v, ":") > maxWordColons {
+		return false // each suffix is checked; a hostile line must not stall the check
+	}
 	for i := 0; i < len(v); i++ {
 		if v[i] == ':' && !ro.path(v[i+1:]) {
 			return false // git show HEAD:.env reads the secret from the repository
@@ -127,6 +136,9 @@ func (ro readOnlyCheck) word(v string) bool {
 			return false
 		}
 		if len(v) > 2 && v[1] != '-' {
+			if len(v) > maxCluster {
+				return false
+			}
 			for i := 2; i < len(v); i++ {
 				if !ro.path(v[i:]) {
 					return false // any letter of the cluster may take the rest as its value
@@ -136,6 +148,14 @@ func (ro readOnlyCheck) word(v string) bool {
 	}
 	return true
 }
+
+// maxWordColons and maxCluster bound the suffixes of one word that word
+// checks as paths (each check costs the word's length and a stat), so a
+// long hostile word costs linear time and asks.
+const (
+	maxWordColons = 8
+	maxCluster    = 64
+)
 
 // path reports whether v, read as a path from the working directory, stays
 // inside the workspace without climbing (..) and is not a secret file,
@@ -169,11 +189,7 @@ func (ro readOnlyCheck) path(v string) bool {
 	if fi, err := os.Stat(real); err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket|os.ModeDevice|os.ModeCharDevice|os.ModeIrregular) != 0 {
 		return false // cat fifo waits until the timeout; a device is no file of the workspace
 	}
-	root, err := filepath.EvalSymlinks(ro.d.root)
-	if err != nil {
-		return false
-	}
-	return ro.inside(root, real)
+	return ro.inside(ro.realRoot, real)
 }
 
 // inside reports whether p is root or under it and not a secret file.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ternhq/tern/tools"
@@ -206,6 +207,8 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		{"grep -nf/etc/passwd a.go", asks},
 		{"grep -if../x a.go", asks},
 		{"rg -nf.env a.go", asks},
+		{"ls -" + strings.Repeat("a", 100000), asks}, // each suffix is a path to check: bounded
+		{"ls " + strings.Repeat("a:", 50000), asks},
 		{"git show :0:.env", asks}, // the index entry of .env
 		{"git log -L:x:.env", asks},
 		{"cat plink", asks}, // a link out of the workspace
