@@ -26,7 +26,14 @@ func (a *Agent) readOnly(tg target, d dangerCheck) bool {
 	if !tg.shell || t.err != nil || t.unsure != "" || t.download != "" || t.netFD || t.loops || len(t.cmds) == 0 {
 		return false // a while loop of reads still runs until the timeout
 	}
-	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret}
+	if !searchPathOutside(os.Getenv("PATH"), d.root) {
+		return false // ls could be the workspace's own ls
+	}
+	realRoot, err := filepath.EvalSymlinks(d.root)
+	if err != nil {
+		return false
+	}
+	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret, realRoot: realRoot}
 	for _, c := range t.cmds {
 		if !ro.command(c) {
 			return false
@@ -40,6 +47,8 @@ type readOnlyCheck struct {
 	d dangerCheck
 	// secret reports whether a workspace-relative path names a secret file.
 	secret func(rel string) bool
+	// realRoot is the workspace root with its links resolved.
+	realRoot string
 }
 
 // command reports whether one simple command only reads.
@@ -90,7 +99,7 @@ func (ro readOnlyCheck) command(c shellCommand) bool {
 			return false
 		}
 	}
-	return spec.check == nil || spec.check(readOnlyCall{args: args, piped: c.piped, workdir: ro.d.workdir})
+	return spec.check == nil || spec.check(readOnlyCall{args: args, piped: c.piped, workdir: ro.d.workdir, root: ro.d.root})
 }
 
 // harmlessSink reports whether an output redirection writes no file:
@@ -107,29 +116,52 @@ func harmlessSink(w shellWord) bool {
 }
 
 // word reports whether an argument names no path outside the workspace and
-// no secret file, as an operand, as an option's value (--file=x, -fx) or
-// as a revision's path (HEAD:x).
+// no secret file, as an operand, as an option's value (--file=x, -fx, also
+// inside a cluster: -nf.env is -n -f .env) or as a revision's path (HEAD:x,
+// :0:x).
 func (ro readOnlyCheck) word(v string) bool {
 	if !ro.path(v) {
 		return false
 	}
-	if _, after, ok := strings.Cut(v, ":"); ok && !ro.path(after) {
-		return false // git show HEAD:.env reads the secret from the repository
+	if strings.Count(v, ":") > maxWordColons {
+		return false // each suffix is checked; a hostile line must not stall the check
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] == ':' && !ro.path(v[i+1:]) {
+			return false // git show HEAD:.env reads the secret from the repository
+		}
 	}
 	if strings.HasPrefix(v, "-") {
 		if _, val, ok := strings.Cut(v, "="); ok && !ro.path(val) {
 			return false
 		}
-		if len(v) > 2 && v[1] != '-' && !ro.path(v[2:]) {
-			return false
+		if len(v) > 2 && v[1] != '-' {
+			if len(v) > maxCluster {
+				return false
+			}
+			for i := 2; i < len(v); i++ {
+				if !ro.path(v[i:]) {
+					return false // any letter of the cluster may take the rest as its value
+				}
+			}
 		}
 	}
 	return true
 }
 
+// maxWordColons and maxCluster bound the suffixes of one word that word
+// checks as paths (each check costs the word's length and a stat), so a
+// long hostile word costs linear time and asks.
+const (
+	maxWordColons = 8
+	maxCluster    = 64
+)
+
 // path reports whether v, read as a path from the working directory, stays
-// inside the workspace without climbing (..) and is not a secret file.
-// Words that are not paths pass when they look like none of those.
+// inside the workspace without climbing (..) and is not a secret file,
+// also once the links on its way are followed: a hostile repository can
+// hold a link to ~/.ssh/id_rsa, to /, or to .env. Words that are not paths
+// pass when they look like none of those.
 func (ro readOnlyCheck) path(v string) bool {
 	if strings.HasPrefix(v, "~") {
 		return false
@@ -144,10 +176,28 @@ func (ro readOnlyCheck) path(v string) bool {
 		p = filepath.Join(ro.d.workdir, p)
 	}
 	p = filepath.Clean(p)
-	if ro.d.root == "" || p != ro.d.root && !isInside(ro.d.root, p) {
+	if !ro.inside(ro.d.root, p) {
 		return false
 	}
-	rel, err := filepath.Rel(ro.d.root, p)
+	if _, err := os.Lstat(p); err != nil {
+		return true // nothing there to read, by this name or through a link
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	if fi, err := os.Stat(real); err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket|os.ModeDevice|os.ModeCharDevice|os.ModeIrregular) != 0 {
+		return false // cat fifo waits until the timeout; a device is no file of the workspace
+	}
+	return ro.inside(ro.realRoot, real)
+}
+
+// inside reports whether p is root or under it and not a secret file.
+func (ro readOnlyCheck) inside(root, p string) bool {
+	if root == "" || p != root && !isInside(root, p) {
+		return false
+	}
+	rel, err := filepath.Rel(root, p)
 	if err != nil {
 		return false
 	}
@@ -193,8 +243,8 @@ func (ro readOnlyCheck) glob(pattern string) bool {
 type readOnlyCall struct {
 	args []shellWord
 	// piped: the command reads the previous command's output.
-	piped   bool
-	workdir string
+	piped         bool
+	workdir, root string
 }
 
 // regularFile reports whether a path names a regular file (not a folder,
@@ -206,4 +256,28 @@ func (c readOnlyCall) regularFile(v string) bool {
 	}
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// searchPathOutside reports whether every folder of the command search
+// path is absolute and outside the workspace: with ".", an empty entry, a
+// relative one or a workspace folder (node_modules/.bin, bin) in $PATH,
+// the ls a line names can be a script a hostile repository ships.
+func searchPathOutside(path, root string) bool {
+	rroot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			return false
+		}
+		dir = filepath.Clean(dir)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
+		if dir == rroot || isInside(rroot, dir) || dir == root || isInside(root, dir) {
+			return false
+		}
+	}
+	return true
 }

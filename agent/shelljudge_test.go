@@ -2,6 +2,8 @@ package agent
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,7 +28,16 @@ const (
 func TestShellJudgedAsBashRunsIt(t *testing.T) {
 	t.Parallel()
 	_, _, shell := fakeTools()
-	ws, err := tools.NewWorkspace(t.TempDir())
+	// The workspace is a folder of a repository: git status only reads in
+	// one (readOnly).
+	dir := filepath.Join(t.TempDir(), "ws")
+	if err := os.MkdirAll(filepath.Join(dir, "..", ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

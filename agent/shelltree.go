@@ -34,7 +34,8 @@ type shellTree struct {
 	downloaded map[string]bool
 	// netFD: exec opened a descriptor on a network tool's output.
 	netFD bool
-	// loops: the line holds a while or until loop, which may never end.
+	// loops: the line holds a while or until loop, which may never end, or
+	// for loops whose body runs more than maxForRuns times.
 	loops bool
 	// lastNet is 1 + the index of the last command that runs a network
 	// tool, and lastFeed the same for a network tool or a command reading
@@ -101,7 +102,24 @@ type treeCtx struct {
 	// scripts itself, with the right working directory).
 	viaShell bool
 	depth    int
+	// forRuns: how many times the for loops around a command run it (0: no
+	// loop), counting the words of their lists, brace expansions expanded.
+	forRuns int
 }
+
+// globWord reports whether a word holds a glob bash expands to files.
+func globWord(b *treeBuilder, w *syntax.Word) bool {
+	var sw shellWord
+	var sb strings.Builder
+	for _, p := range w.Parts {
+		b.part(&sb, &sw, p, false)
+	}
+	return sw.glob
+}
+
+// maxForRuns bounds how many times for loops may run a command before the
+// line counts as a loop that may run until the timeout.
+const maxForRuns = 256
 
 type treeBuilder struct {
 	src string
@@ -194,8 +212,24 @@ func (b *treeBuilder) command(s *syntax.Stmt, ctx treeCtx) {
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
+			n := 0
 			for _, w := range l.Items {
 				b.wordUnsure(b.nestedIn(w, ctx))
+				alts, ok := b.braces(w)
+				switch {
+				case !ok:
+					// for i in {1..100000000} makes bash build every word first.
+					b.setUnsure("a brace expansion in it is too large to read")
+				case alts != nil:
+					n += len(alts)
+				case globWord(b, w):
+					n += maxForRuns // one word, as many runs as files match
+				default:
+					n++
+				}
+			}
+			if inner.forRuns = max(ctx.forRuns, 1) * n; inner.forRuns > maxForRuns {
+				b.t.loops = true // nested for loops multiply into a long run
 			}
 		case *syntax.CStyleLoop:
 			b.setUnsure("it uses arithmetic")
