@@ -70,7 +70,7 @@ func (m *model) cmdPermissions(string) tea.Cmd {
 		lines = append(lines, row("skip approvals", th.bad.Render("on (--dangerously-skip-approvals): even always-ask commands run unasked")))
 	}
 	if p.Policy != agent.PolicyReadOnly {
-		lines = append(lines, row("read-only commands", "run unasked (ls, cat, grep, rg, find, git status/log/diff/show/blame, go list/vet, …)"))
+		lines = append(lines, row("read-only commands", "run unasked (ls, cat, head, wc, grep, rg, find, git status/log/diff/show/blame, …)"))
 	}
 	rules := func(label string, list []string) {
 		if len(list) == 0 {
