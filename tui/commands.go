@@ -155,7 +155,7 @@ func editDistance(a, b string) int {
 
 func (m *model) cmdClear(string) tea.Cmd {
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /clear", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /clear", true)
 		return nil
 	}
 	if err := m.be.Reset(); err != nil {

@@ -19,9 +19,9 @@ const (
 )
 
 // newInput makes the prompt: multi-line, growing to inputMaxRows, Enter
-// sends (handled by the model) and shift+enter, alt+enter, ctrl+j insert a
-// newline (ctrl+j works in every terminal).
-func newInput(th *theme) textarea.Model {
+// sends (handled by the model) and the key map's newline binding inserts a
+// newline.
+func newInput(th *theme, newline key.Binding) textarea.Model {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
@@ -34,7 +34,7 @@ func newInput(th *theme) textarea.Model {
 	ta.DynamicHeight, ta.MinHeight, ta.MaxHeight = true, 1, inputMaxRows
 	ta.MaxContentHeight = 20000
 	ta.CharLimit = 0
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
+	ta.KeyMap.InsertNewline = newline
 	ta.KeyMap.SelectAll.SetEnabled(false)              // ctrl+g opens $EDITOR
 	ta.KeyMap.DeleteCharacterForward.SetKeys("delete") // ctrl+d quits on an empty input
 	ta.KeyMap.LinePrevious.SetKeys("up")
