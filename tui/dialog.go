@@ -120,7 +120,7 @@ func (m *model) choose(opt int) tea.Cmd {
 // approving must be a deliberate key.
 func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.dlg
-	km, dk := &m.keys, &m.keys.dialog
+	km, dk := &m.keys, &m.keys.Dialog
 	if d.telling {
 		switch {
 		case key.Matches(k, km.Send):
@@ -272,7 +272,7 @@ func (m *model) dialogView() string {
 		if scope == "" {
 			scope = "this kind of call"
 		}
-		dk := &m.keys.dialog
+		dk := &m.keys.Dialog
 		opts := [numOptions]string{
 			"Yes (" + firstKey(dk.Allow) + ")",
 			"Yes, and allow " + scope + " for this session (" + firstKey(dk.Session) + ")",

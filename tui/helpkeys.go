@@ -26,17 +26,17 @@ func (m *model) helpKeyRows() [][2]string {
 		{keys: []key.Binding{k.Interrupt, k.EscEsc}},
 		{keys: []key.Binding{k.Clear, k.Quit}},
 		{keys: []key.Binding{k.Up, k.Down, k.Prev, k.Next}},
-		{keys: []key.Binding{k.Search, k.search.Older, k.search.Accept, k.search.Cancel}},
+		{keys: []key.Binding{k.Search, k.HistSearch.Older, k.HistSearch.Accept, k.HistSearch.Cancel}},
 		{keys: []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Home, k.End}},
 		{keys: []key.Binding{k.Expand, k.Editor}},
-		{keys: []key.Binding{k.Transcript, k.view.SelectNext, k.view.SelectPrev, k.view.Fold, k.view.Close}},
+		{keys: []key.Binding{k.Transcript, k.View.SelectNext, k.View.SelectPrev, k.View.Fold, k.View.Close}},
 		{keys: []key.Binding{k.Suspend}},
 		{label: "@path", desc: "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft"},
 		{label: "!cmd", desc: "run a shell command; it and its output go to the model with your next message"},
-		{label: "#text", desc: "add a line to the project's AGENTS.md (asks first; applies from the next request)", keys: []key.Binding{k.remember.Add}},
-		{label: "approvals", keys: []key.Binding{k.dialog.Allow, k.dialog.Session, k.dialog.Deny, k.dialog.Tell, k.dialog.Left, k.dialog.Right, k.dialog.Up, k.dialog.Down}},
-		{label: "lists", keys: []key.Binding{k.Choose, k.Cancel, k.picker.Alt, k.picker.Remove, k.picker.Erase, k.picker.ClearFilter}},
-		{label: "plan", keys: []key.Binding{k.plan.Accept, k.plan.AcceptAutoEdit, k.plan.Keep, k.plan.Leave}},
+		{label: "#text", desc: "add a line to the project's AGENTS.md (asks first; applies from the next request)", keys: []key.Binding{k.Remember.Add}},
+		{label: "approvals", keys: []key.Binding{k.Dialog.Allow, k.Dialog.Session, k.Dialog.Deny, k.Dialog.Tell, k.Dialog.Left, k.Dialog.Right, k.Dialog.Up, k.Dialog.Down}},
+		{label: "lists", keys: []key.Binding{k.Choose, k.Cancel, k.Picker.Alt, k.Picker.Remove, k.Picker.Erase, k.Picker.ClearFilter}},
+		{label: "plan", keys: []key.Binding{k.Plan.Accept, k.Plan.AcceptAutoEdit, k.Plan.Keep, k.Plan.Leave}},
 	}
 	out := make([][2]string, 0, len(rows))
 	for _, r := range rows {
@@ -73,5 +73,5 @@ func (r helpRow) render() [2]string {
 
 // paletteHint names the palette's keys, under it and in /help.
 func (m *model) paletteHint() string {
-	return m.keys.Up.Help().Key + " select · " + helpText(m.keys.palette.Complete) + " · " + helpText(m.keys.Choose)
+	return m.keys.Up.Help().Key + " select · " + helpText(m.keys.Palette.Complete) + " · " + helpText(m.keys.Choose)
 }

@@ -29,7 +29,7 @@ func (m *model) startSearch() {
 // use end the search with the match in the input and then act as usual.
 func (m *model) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	s := m.search
-	sk := &m.keys.search
+	sk := &m.keys.HistSearch
 	switch {
 	case key.Matches(k, sk.Older):
 		m.findOlder(s.pos - 1)

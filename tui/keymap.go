@@ -20,13 +20,13 @@ type keyMap struct {
 	// Choose and Cancel take or drop the highlighted row of a list, an
 	// answer of the approval dialog, the message that goes with a denial.
 	Choose, Cancel key.Binding
-	search         searchKeys
-	view           viewKeys
-	dialog         dialogKeys
-	palette        paletteKeys
-	picker         pickerKeys
-	plan           planKeys
-	remember       rememberKeys
+	HistSearch     searchKeys
+	View           viewKeys
+	Dialog         dialogKeys
+	Palette        paletteKeys
+	Picker         pickerKeys
+	Plan           planKeys
+	Remember       rememberKeys
 }
 
 // searchKeys are ctrl+r's history search; other keys end it.
@@ -107,19 +107,19 @@ func newKeyMap() keyMap {
 		Choose:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
-	k.search = searchKeys{
+	k.HistSearch = searchKeys{
 		Older:  key.NewBinding(key.WithKeys(k.Search.Keys()...), key.WithHelp(k.Search.Help().Key, "older match")),
 		Accept: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "takes it")),
 		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c", "ctrl+g"), key.WithHelp("esc", "restores the draft")),
 		Erase:  key.NewBinding(key.WithKeys("backspace", "ctrl+h"), key.WithHelp("backspace", "erases")),
 	}
-	k.view = viewKeys{
+	k.View = viewKeys{
 		Close:      key.NewBinding(key.WithKeys(append([]string{"esc"}, k.Transcript.Keys()...)...), key.WithHelp("esc", "back")),
 		SelectNext: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab/shift+tab", "select")),
 		SelectPrev: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("tab/shift+tab", "select")),
 		Fold:       key.NewBinding(key.WithKeys(append([]string{"enter"}, k.Expand.Keys()...)...), key.WithHelp("enter", "folds")),
 	}
-	k.dialog = dialogKeys{
+	k.Dialog = dialogKeys{
 		Allow:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "allow")),
 		Session: key.NewBinding(key.WithKeys("a", "A"), key.WithHelp("a", "allow for the session")),
 		Deny:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n/esc", "deny")), // esc: Cancel,
@@ -129,22 +129,22 @@ func newKeyMap() keyMap {
 		Up:      key.NewBinding(key.WithKeys("k"), key.WithHelp("j/k", "scroll")),
 		Down:    key.NewBinding(key.WithKeys("j"), key.WithHelp("j/k", "scroll")),
 	}
-	k.palette = paletteKeys{
+	k.Palette = paletteKeys{
 		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
 	}
-	k.picker = pickerKeys{
+	k.Picker = pickerKeys{
 		Alt:         key.NewBinding(key.WithKeys("ctrl+f"), key.WithHelp("ctrl+f", "fork")),
 		Remove:      key.NewBinding(key.WithKeys("d", "delete"), key.WithHelp("d/delete", "remove")),
 		Erase:       key.NewBinding(key.WithKeys("backspace"), key.WithHelp("backspace", "erases")),
 		ClearFilter: key.NewBinding(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "clears")),
 	}
-	k.plan = planKeys{
+	k.Plan = planKeys{
 		Accept:         key.NewBinding(key.WithKeys("1", "y", "Y"), key.WithHelp("1/y", "accept")),
 		AcceptAutoEdit: key.NewBinding(key.WithKeys("2"), key.WithHelp("2", "accept with auto-edit")),
 		Keep:           key.NewBinding(key.WithKeys("3", "n", "N"), key.WithHelp("3/n", "keep planning")),
 		Leave:          key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leaves plan mode")),
 	}
-	k.remember = rememberKeys{
+	k.Remember = rememberKeys{
 		Add: key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "adds")),
 	}
 	return k

@@ -128,7 +128,7 @@ func memoryText(s string) string {
 
 // rememberPrompt asks to confirm a `#` line.
 func (m *model) rememberPrompt() string {
-	return "add “" + sanitize.Clean(memoryText(m.remember)) + "” to AGENTS.md? " + helpText(m.keys.remember.Add) + " · any other key returns it to the input"
+	return "add “" + sanitize.Clean(memoryText(m.remember)) + "” to AGENTS.md? " + helpText(m.keys.Remember.Add) + " · any other key returns it to the input"
 }
 
 // onRememberKey answers the `#` confirmation: y appends the line, ctrl+c
@@ -137,7 +137,7 @@ func (m *model) onRememberKey(k tea.KeyPressMsg) tea.Cmd {
 	draft := m.remember
 	m.remember = ""
 	switch {
-	case key.Matches(k, m.keys.remember.Add):
+	case key.Matches(k, m.keys.Remember.Add):
 		remember, line := m.opts.Remember, memoryText(draft)
 		return func() tea.Msg {
 			path, err := remember(line)

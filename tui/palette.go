@@ -234,7 +234,7 @@ func (m *model) onPaletteKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		m.pal = nil
 		return nil, true
-	case key.Matches(k, km.palette.Complete):
+	case key.Matches(k, km.Palette.Complete):
 		return m.complete(false), true
 	case key.Matches(k, km.Choose):
 		return m.complete(true), true

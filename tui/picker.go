@@ -94,7 +94,7 @@ func (m *model) openPicker(p *picker) {
 func (m *model) onPickerKey(k tea.KeyPressMsg) tea.Cmd {
 	p := m.pick
 	n := len(p.shown)
-	km, pk := &m.keys, &m.keys.picker
+	km, pk := &m.keys, &m.keys.Picker
 	switch {
 	case key.Matches(k, km.Up, km.Prev):
 		if n > 0 {

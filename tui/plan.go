@@ -83,7 +83,7 @@ func (m *model) onPlanOfferKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.planOffer = false
 		return nil, false
 	}
-	pk := &m.keys.plan
+	pk := &m.keys.Plan
 	var policy agent.Policy // 0: the policy from before plan mode
 	switch {
 	case key.Matches(k, pk.AcceptAutoEdit):
@@ -126,7 +126,7 @@ func (m *model) planOfferView() []string {
 		return nil
 	}
 	th := m.rc.th
-	pk := &m.keys.plan
+	pk := &m.keys.Plan
 	bar := th.accent.Render("▌") + " "
 	offer := firstKey(pk.Accept) + " accept, policy " + m.planPrevPolicy() + " · " +
 		firstKey(pk.AcceptAutoEdit) + " " + pk.AcceptAutoEdit.Help().Desc + " · " + firstKey(pk.Keep) + " " + pk.Keep.Help().Desc

@@ -144,7 +144,7 @@ func (m *model) onSessions(msg sessionsMsg) tea.Cmd {
 		return nil
 	}
 	km := &m.keys
-	hint := km.Up.Help().Key + " · " + firstKey(km.Choose) + " resume · " + helpText(km.picker.Alt) + " · " + helpText(km.Cancel)
+	hint := km.Up.Help().Key + " · " + firstKey(km.Choose) + " resume · " + helpText(km.Picker.Alt) + " · " + helpText(km.Cancel)
 	if msg.fork {
 		hint = km.Up.Help().Key + " · " + firstKey(km.Choose) + " fork · " + helpText(km.Cancel)
 	}

@@ -343,7 +343,7 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 		if hidden > 0 {
 			more := firstKey(rc.keys.Expand) + " expands the latest card · " + firstKey(rc.keys.Transcript) + " shows all"
 			if d == detailFolded {
-				more = firstKey(rc.keys.view.Fold) + " unfolds"
+				more = firstKey(rc.keys.View.Fold) + " unfolds"
 			}
 			out = append(out, indent+th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
 		}

@@ -261,7 +261,7 @@ func (m *model) onTranscriptViewKey(k tea.KeyPressMsg) tea.Cmd {
 	h := m.transcriptViewHeight()
 	page := max(1, h-2)
 	scroll := func(n int) { v.tr.scroll(&m.rc, h, n) }
-	km, vk := &m.keys, &m.keys.view
+	km, vk := &m.keys, &m.keys.View
 	switch {
 	case key.Matches(k, vk.Close):
 		return m.closeTranscriptView()
@@ -421,8 +421,8 @@ func (m *model) composeTranscriptView() tea.View {
 		b.WriteByte('\n')
 	}
 	km := &m.keys
-	hint := helpText(km.view.Close) + " · " + km.view.SelectNext.Help().Key + " select a card · " +
-		km.view.Fold.Help().Key + " folds it · " + km.Up.Help().Key + " " + km.PageUp.Help().Key + " scroll"
+	hint := helpText(km.View.Close) + " · " + km.View.SelectNext.Help().Key + " select a card · " +
+		km.View.Fold.Help().Key + " folds it · " + km.Up.Help().Key + " " + km.PageUp.Help().Key + " scroll"
 	if m.notice != "" {
 		hint = m.notice
 	}

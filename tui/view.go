@@ -193,7 +193,7 @@ func shorten(parts []statusPart) bool {
 // busyHint is the status line's word, while the agent works, on how to
 // stop it or answer the dialog that waits.
 func (m *model) busyHint() string {
-	km, dk := &m.keys, &m.keys.dialog
+	km, dk := &m.keys, &m.keys.Dialog
 	interrupts := firstKey(km.Clear) + " interrupts"
 	switch {
 	case m.tv.isOpen():
