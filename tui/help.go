@@ -24,7 +24,8 @@ func (m *model) cmdHelp(string) tea.Cmd {
 			hangs = append(hangs, hang)
 		}
 	}
-	add(0, th.bold.Render("Commands")+th.dim.Render("  · typing / lists them: "+m.paletteHint()+" · "+helpText(m.keys.Cancel)))
+	// The palette's keys share the heading line: /help has no row to spare.
+	add(0, th.bold.Render("Commands")+th.dim.Render("  / opens them: "+m.paletteHint()+" · "+helpText(m.keys.Cancel)))
 	for _, l := range m.helpCommandRows() {
 		add(col, l)
 	}

@@ -117,7 +117,7 @@ type model struct {
 	noticeBad bool
 	quitAt    time.Time
 	mouse     bool
-	keys      keyMap
+	keys      keyMap // every key tern answers to; /help and the hints name keys from it
 
 	keyGuard time.Duration
 
