@@ -70,8 +70,3 @@ func (r helpRow) render() [2]string {
 	}
 	return [2]string{label, strings.Join(parts, " · ")}
 }
-
-// paletteHint names the palette's keys, under it and in /help.
-func (m *model) paletteHint() string {
-	return m.keys.Up.Help().Key + " select · " + helpText(m.keys.Palette.Complete) + " · " + helpText(m.keys.Choose)
-}

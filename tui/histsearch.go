@@ -41,7 +41,7 @@ func (m *model) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.findOlder(len(m.hist.entries) - 1)
 		}
 		return nil, true
-	case key.Matches(k, sk.Cancel):
+	case key.Matches(k, sk.Cancel, m.keys.Clear):
 		m.search = nil
 		m.input.SetValue(s.draft)
 		return nil, true

@@ -29,7 +29,8 @@ type keyMap struct {
 	Remember       rememberKeys
 }
 
-// searchKeys are ctrl+r's history search; other keys end it.
+// searchKeys are ctrl+r's history search's, with Clear cancelling too;
+// other keys end the search and act as usual.
 type searchKeys struct {
 	Older, Accept, Cancel, Erase key.Binding
 }
@@ -110,7 +111,7 @@ func newKeyMap() keyMap {
 	k.HistSearch = searchKeys{
 		Older:  key.NewBinding(key.WithKeys(k.Search.Keys()...), key.WithHelp(k.Search.Help().Key, "older match")),
 		Accept: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "takes it")),
-		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c", "ctrl+g"), key.WithHelp("esc", "restores the draft")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+g"), key.WithHelp("esc", "restores the draft")), // and Clear
 		Erase:  key.NewBinding(key.WithKeys("backspace", "ctrl+h"), key.WithHelp("backspace", "erases")),
 	}
 	k.View = viewKeys{
@@ -122,7 +123,7 @@ func newKeyMap() keyMap {
 	k.Dialog = dialogKeys{
 		Allow:   key.NewBinding(key.WithKeys("y", "Y"), key.WithHelp("y", "allow")),
 		Session: key.NewBinding(key.WithKeys("a", "A"), key.WithHelp("a", "allow for the session")),
-		Deny:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n/esc", "deny")), // esc: Cancel,
+		Deny:    key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n/"+k.Cancel.Help().Key, "deny")), // and Cancel
 		Tell:    key.NewBinding(key.WithKeys("e", "E"), key.WithHelp("e", "deny, tell the model")),
 		Left:    key.NewBinding(key.WithKeys("left", "shift+tab", "h"), key.WithHelp("←/→", "pick")),
 		Right:   key.NewBinding(key.WithKeys("right", "tab", "l"), key.WithHelp("←/→", "pick")),

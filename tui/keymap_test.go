@@ -87,7 +87,7 @@ func keyModes(k *keyMap) map[string][]key.Binding {
 	return map[string][]key.Binding{
 		"input": {k.Send, k.Newline, k.Interrupt, k.EscEsc, k.Clear, k.Quit, k.Up, k.Down, k.Prev, k.Next,
 			k.Search, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Home, k.End, k.Expand, k.Transcript, k.Editor, k.Suspend},
-		"history search": {k.HistSearch.Older, k.HistSearch.Accept, k.HistSearch.Cancel, k.HistSearch.Erase},
+		"history search": {k.HistSearch.Older, k.HistSearch.Accept, k.HistSearch.Cancel, k.Clear, k.HistSearch.Erase},
 		"transcript view": {k.View.Close, k.Clear, k.Up, k.Down, k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Home, k.End,
 			k.View.SelectNext, k.View.SelectPrev, k.View.Fold},
 		"approval dialog": {k.Clear, k.Dialog.Allow, k.Dialog.Session, k.Dialog.Deny, k.Cancel, k.Dialog.Tell, k.Dialog.Left, k.Dialog.Right,

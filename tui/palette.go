@@ -242,6 +242,11 @@ func (m *model) onPaletteKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, false
 }
 
+// paletteHint names the palette's keys, under it and in /help.
+func (m *model) paletteHint() string {
+	return m.keys.Up.Help().Key + " select · " + helpText(m.keys.Palette.Complete) + " · " + helpText(m.keys.Choose)
+}
+
 // complete applies the highlighted item; run also executes a command.
 func (m *model) complete(run bool) tea.Cmd {
 	p := m.pal
