@@ -176,3 +176,10 @@ func firstKey(b key.Binding) string {
 func (k *keyMap) followHint() string {
 	return "↓ new output below · " + firstKey(k.End) + " or " + firstKey(k.PageDown) + " to follow"
 }
+
+// inputOwn are the input's bindings whose keys never edit the draft; home,
+// end, ↑ and ↓ are not among them, as on a draft they move its cursor.
+func (k *keyMap) inputOwn() []key.Binding {
+	return []key.Binding{k.Send, k.Interrupt, k.EscEsc, k.Clear, k.Quit, k.Prev, k.Next, k.Search,
+		k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Expand, k.Transcript, k.Editor, k.Suspend}
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,5 +150,27 @@ func TestHelpNamesShiftEnterWithKitty(t *testing.T) {
 	press(m, keyEnter)
 	if s := screen(m); !strings.Contains(s, "shift+enter or ctrl+j") {
 		t.Fatalf("/help does not name shift+enter:\n%s", s)
+	}
+}
+
+// TestInputLeavesTernsKeysAlone checks that no textarea binding of the
+// input answers a key the key map gives tern, so a key that falls through
+// (ctrl+d on a draft) does not edit the draft, whatever it is bound to.
+func TestInputLeavesTernsKeysAlone(t *testing.T) {
+	t.Parallel()
+	km := newKeyMap()
+	ta := newInput(newTheme(true, false), &km).KeyMap
+	v := reflect.ValueOf(ta)
+	for _, own := range km.inputOwn() {
+		for _, k := range own.Keys() {
+			for i := range v.NumField() {
+				if b, ok := v.Field(i).Interface().(key.Binding); ok && b.Enabled() && slices.Contains(b.Keys(), k) {
+					t.Errorf("the textarea's %s answers %q, which is %q", v.Type().Field(i).Name, k, own.Help().Desc)
+				}
+			}
+		}
+	}
+	if !key.Matches(tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}, km.Quit) || !slices.Equal(ta.DeleteCharacterForward.Keys(), []string{"delete"}) {
+		t.Errorf("delete forward answers %q; want delete alone", ta.DeleteCharacterForward.Keys())
 	}
 }

@@ -179,7 +179,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 	m.keys = newKeyMap()
 	m.rc.keys = &m.keys
 	m.rc.setTheme(newTheme(m.dark, m.noColor))
-	m.input = newInput(m.rc.th, m.keys.Newline)
+	m.input = newInput(m.rc.th, &m.keys)
 	_ = m.input.Focus() // a real cursor needs no blink command
 	m.deny = textinput.New()
 	m.deny.Placeholder = "what should the model do instead?"
