@@ -182,7 +182,7 @@ func (b *reasoningBlock) render(rc *renderCtx) []string {
 		head = fmt.Sprintf("∴ thought for %s ", fmtDuration(b.took))
 	}
 	if b.expanded {
-		out := []string{rc.th.reasoning.Render(strings.TrimSpace(head) + " (ctrl+o to collapse)")}
+		out := []string{rc.th.reasoning.Render(strings.TrimSpace(head) + " (" + firstKey(rc.keys.Expand) + " to collapse)")}
 		for _, l := range wrap(strings.TrimSpace(b.src.String()), rc.width-4) {
 			out = append(out, "  "+rc.th.reasoning.Render(l))
 		}

@@ -88,7 +88,7 @@ func (m *model) cmdUndo(args string) tea.Cmd {
 		return nil
 	}
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /undo", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /undo", true)
 		return nil
 	}
 	undo, ctx := m.opts.Undo, m.ctx

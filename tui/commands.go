@@ -23,12 +23,13 @@ type command struct {
 
 // commandTable lists the slash commands in the order /help shows them.
 func commandTable() []command {
+	keys := newKeyMap() // the keys two descriptions name
 	return []command{
 		{"help", "", "commands, keys, mouse and selection", (*model).cmdHelp},
 		{"clear", "", "start a new conversation", (*model).cmdClear},
 		{"model", "[id]", "switch the model for the next requests", (*model).cmdModel},
 		{"approval", "[mode]", "approval policy: ask, auto-edit, full-auto, read-only", (*model).cmdApproval},
-		{"permissions", "", "what may run unasked: policy, rules, session grants (d revokes one), sandbox", (*model).cmdPermissions},
+		{"permissions", "", "what may run unasked: policy, rules, session grants (" + firstKey(keys.Picker.Remove) + " revokes one), sandbox", (*model).cmdPermissions},
 		{"context", "", "what the next request holds, and how much of the window", (*model).cmdContext},
 		{"compact", "[focus]", "summarize the conversation so far to free context (the log keeps it all)", (*model).cmdCompact},
 		{"plan", "[request]", "plan mode: the model reads and proposes a plan to accept; again to leave", (*model).cmdPlan},
@@ -37,7 +38,7 @@ func commandTable() []command {
 		{"cost", "", "session totals: requests, tokens, cache hits, time to first token, money", (*model).cmdCost},
 		{"diff", "", "every file change made in this session, as a coloured diff", (*model).cmdDiff},
 		{"undo", "[force]", "revert the last turn's file changes (force: overwrite files changed outside tern)", (*model).cmdUndo},
-		{"rewind", "", "go back to an earlier turn: code, conversation or both; or undo a rewind (esc esc)", (*model).cmdRewind},
+		{"rewind", "", "go back to an earlier turn: code, conversation or both; or undo a rewind (" + keys.EscEsc.Help().Key + ")", (*model).cmdRewind},
 		{"resume", "[id]", "switch to a saved session of this workspace (picker without an id)", (*model).cmdResume},
 		{"rename", "<title>", "name this session (tern names it after the first answer)", (*model).cmdRename},
 		{"fork", "[turn]", "continue in a new session with the history so far (or up to a turn)", (*model).cmdFork},
@@ -155,7 +156,7 @@ func editDistance(a, b string) int {
 
 func (m *model) cmdClear(string) tea.Cmd {
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /clear", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /clear", true)
 		return nil
 	}
 	if err := m.be.Reset(); err != nil {

@@ -95,7 +95,7 @@ func (m *model) cmdCompact(args string) tea.Cmd {
 		return nil
 	}
 	if m.busy {
-		m.setNotice("the agent is working: wait for it (or press esc), then /compact", true)
+		m.setNotice("the agent is working: wait for it (or press "+firstKey(m.keys.Interrupt)+"), then /compact", true)
 		return nil
 	}
 	if err := c.Compact(args); err != nil {

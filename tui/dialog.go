@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
@@ -119,16 +120,16 @@ func (m *model) choose(opt int) tea.Cmd {
 // approving must be a deliberate key.
 func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.dlg
-	key := k.String()
+	km, dk := &m.keys, &m.keys.Dialog
 	if d.telling {
-		switch key {
-		case "enter":
+		switch {
+		case key.Matches(k, km.Send):
 			msg := strings.TrimSpace(m.deny.Value())
 			if msg == "" {
 				return m.reply(agent.Decision{Kind: agent.Deny})
 			}
 			return m.reply(agent.Decision{Kind: agent.DenyWithMessage, Message: msg})
-		case "esc":
+		case key.Matches(k, km.Cancel):
 			d.telling = false
 			m.deny.Blur()
 			return m.input.Focus()
@@ -138,43 +139,40 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	page := max(1, m.previewHeight()-1)
-	if m.rc.now.Sub(d.shown) < m.keyGuard {
+	if m.rc.now.Sub(d.shown) < m.keyGuard && key.Matches(k, dk.Allow, dk.Session, dk.Deny, dk.Tell, km.Choose) {
 		// The dialog just appeared, maybe under the fingers of someone typing
 		// a message: an answer must not be a stray keystroke.
-		switch key {
-		case "y", "Y", "a", "A", "n", "N", "e", "E", "enter":
-			return nil
-		}
+		return nil
 	}
-	switch key {
-	case "y", "Y":
+	switch {
+	case key.Matches(k, dk.Allow):
 		return m.choose(optYes)
-	case "a", "A":
+	case key.Matches(k, dk.Session):
 		if !offersSession(d.req) {
 			return nil
 		}
 		return m.choose(optSession)
-	case "n", "N", "esc":
+	case key.Matches(k, dk.Deny, km.Cancel):
 		return m.choose(optNo)
-	case "e", "E":
+	case key.Matches(k, dk.Tell):
 		return m.choose(optTell)
-	case "left", "shift+tab", "h":
+	case key.Matches(k, dk.Left):
 		d.sel = stepOption(d.req, d.sel, -1)
-	case "right", "tab", "l":
+	case key.Matches(k, dk.Right):
 		d.sel = stepOption(d.req, d.sel, 1)
-	case "enter":
+	case key.Matches(k, km.Choose):
 		return m.choose(d.sel)
-	case "up", "k":
+	case key.Matches(k, km.Up, dk.Up):
 		d.scroll--
-	case "down", "j":
+	case key.Matches(k, km.Down, dk.Down):
 		d.scroll++
-	case "pgup":
+	case key.Matches(k, km.PageUp):
 		d.scroll -= page
-	case "pgdown":
+	case key.Matches(k, km.PageDown):
 		d.scroll += page
-	case "home":
+	case key.Matches(k, km.Home):
 		d.scroll = 0
-	case "end":
+	case key.Matches(k, km.End):
 		d.scroll = len(d.lines)
 	}
 	d.scroll = max(0, min(d.scroll, len(d.lines)-m.previewHeight()))
@@ -264,25 +262,26 @@ func (m *model) dialogView() string {
 		b.WriteString("\n" + l)
 	}
 	if len(d.lines) > h {
-		b.WriteString("\n" + th.dim.Render(fmt.Sprintf("lines %d–%d of %d · ↑/↓ PgUp/PgDn to scroll", d.scroll+1, end, len(d.lines))))
+		b.WriteString("\n" + th.dim.Render(fmt.Sprintf("lines %d–%d of %d · %s %s to scroll", d.scroll+1, end, len(d.lines), m.keys.Up.Help().Key, m.keys.PageUp.Help().Key)))
 	}
 	b.WriteString("\n")
 	if d.telling {
-		b.WriteString(th.warn.Render("Tell the model what to do instead (enter sends, esc goes back):") + "\n" + m.deny.View())
+		b.WriteString(th.warn.Render("Tell the model what to do instead ("+m.keys.Send.Help().Key+" sends, "+m.keys.Cancel.Help().Key+" goes back):") + "\n" + m.deny.View())
 	} else {
 		scope := sanitize.Visible(d.req.Scope.Label)
 		if scope == "" {
 			scope = "this kind of call"
 		}
+		dk := &m.keys.Dialog
 		opts := [numOptions]string{
-			"Yes (y)",
-			"Yes, and allow " + scope + " for this session (a)",
-			"No (n)",
-			"No, and tell the model… (e)",
+			"Yes (" + firstKey(dk.Allow) + ")",
+			"Yes, and allow " + scope + " for this session (" + firstKey(dk.Session) + ")",
+			"No (" + firstKey(dk.Deny) + ")",
+			"No, and tell the model… (" + firstKey(dk.Tell) + ")",
 		}
 		switch {
 		case d.req.Keep:
-			opts = keepOptions()
+			opts = keepOptions(dk)
 		case d.req.Always:
 			opts[optSession] = ""
 		}

@@ -52,7 +52,7 @@ func (m *model) onForkTurns(msg turnsMsg) tea.Cmd {
 			run:    func(m *model) tea.Cmd { return m.fork(t.Turn) },
 		})
 	}
-	m.openPicker(newPicker("Fork into a new session", "type to filter · ↑/↓ · enter fork · esc cancel", items, true))
+	m.openPicker(newPicker("Fork into a new session", "type to filter · "+m.keys.Up.Help().Key+" · "+firstKey(m.keys.Choose)+" fork · "+helpText(m.keys.Cancel), items, true))
 	return nil
 }
 
@@ -64,7 +64,7 @@ func (m *model) fork(turn int) tea.Cmd {
 		return nil
 	}
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /fork", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /fork", true)
 		return nil
 	}
 	s, ctx := m.opts.Sessions, m.ctx

@@ -24,35 +24,14 @@ func (m *model) cmdHelp(string) tea.Cmd {
 			hangs = append(hangs, hang)
 		}
 	}
-	add(0, th.bold.Render("Commands"))
+	// The palette's keys share the heading line: /help has no row to spare.
+	add(0, th.bold.Render("Commands")+th.dim.Render("  / opens them: "+m.paletteHint()+" · "+helpText(m.keys.Cancel)))
 	for _, l := range m.helpCommandRows() {
 		add(col, l)
 	}
-	nl := "ctrl+j"
-	if m.kitty {
-		nl = "shift+enter or ctrl+j"
-	}
-	keys := [][2]string{
-		{"enter", "send · queued while the agent works (↑ takes it back; an interrupt pauses the queue)"},
-		{nl, "new line (alt+enter too)"},
-		{"esc", "interrupt the agent at once; the partial answer stays · esc esc on an empty input: /rewind"},
-		{"ctrl+c", "clear the input · interrupt · twice on an empty input to quit"},
-		{"ctrl+d", "quit (on an empty input)"},
-		{"↑/↓ ctrl+p/n", "prompt history on an empty input (or the first/last line of a recalled one); the wheel scrolls"},
-		{"ctrl+r", "search the history: type to narrow · ctrl+r older match · enter takes it · esc restores the draft"},
-		{"pgup/pgdn", "scroll a page · alt+↑/alt+↓ half a page · home/end (empty input)"},
-		{"ctrl+o", "expand or collapse the latest tool card or reasoning"},
-		{"ctrl+t", "transcript: every tool card and reasoning in full · tab/shift+tab select, enter folds · esc back"},
-		{"ctrl+g", "edit the draft in $EDITOR"},
-		{"ctrl+z", "suspend tern and get the shell back; fg resumes it"},
-		{"@path", "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft"},
-		{"!cmd", "run a shell command; it and its output go to the model with your next message"},
-		{"#text", "add a line to the project's AGENTS.md (asks first; applies from the next request)"},
-		{"approvals", "y allow · a allow for the session · n/esc deny · e deny and tell the model"},
-	}
 	add(0, "", th.bold.Render("Keys"))
-	for _, k := range keys {
-		add(col, fmt.Sprintf("  %-18s %s", k[0], th.dim.Render(k[1])))
+	for _, r := range m.helpKeyRows() {
+		add(col, fmt.Sprintf("  %-18s %s", r[0], th.dim.Render(r[1])))
 	}
 	mouse := "Mouse capture is off: select text with the mouse as usual, and the wheel scrolls the transcript (it arrives as ↑/↓). /mouse turns capture on (wheel events always scroll; select with shift+drag)."
 	if m.mouse {

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/tui/sanitize"
@@ -28,22 +29,23 @@ func (m *model) startSearch() {
 // use end the search with the match in the input and then act as usual.
 func (m *model) onSearchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	s := m.search
-	switch k.String() {
-	case "ctrl+r":
+	sk := &m.keys.HistSearch
+	switch {
+	case key.Matches(k, sk.Older):
 		m.findOlder(s.pos - 1)
 		return nil, true
-	case "backspace", "ctrl+h":
+	case key.Matches(k, sk.Erase):
 		if r := []rune(s.query); len(r) > 0 {
 			s.query = string(r[:len(r)-1])
 			s.pos = -1
 			m.findOlder(len(m.hist.entries) - 1)
 		}
 		return nil, true
-	case "esc", "ctrl+c", "ctrl+g":
+	case key.Matches(k, sk.Cancel, m.keys.Clear):
 		m.search = nil
 		m.input.SetValue(s.draft)
 		return nil, true
-	case "enter":
+	case key.Matches(k, sk.Accept):
 		m.acceptSearch()
 		return nil, true
 	}

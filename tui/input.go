@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
@@ -19,9 +18,9 @@ const (
 )
 
 // newInput makes the prompt: multi-line, growing to inputMaxRows, Enter
-// sends (handled by the model) and shift+enter, alt+enter, ctrl+j insert a
-// newline (ctrl+j works in every terminal).
-func newInput(th *theme) textarea.Model {
+// sends (handled by the model) and the key map's Newline inserts a newline;
+// the keys the key map gives tern never edit the draft.
+func newInput(th *theme, keys *keyMap) textarea.Model {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
 	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
@@ -34,15 +33,9 @@ func newInput(th *theme) textarea.Model {
 	ta.DynamicHeight, ta.MinHeight, ta.MaxHeight = true, 1, inputMaxRows
 	ta.MaxContentHeight = 20000
 	ta.CharLimit = 0
-	ta.KeyMap.InsertNewline = key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"))
-	ta.KeyMap.SelectAll.SetEnabled(false)              // ctrl+g opens $EDITOR
-	ta.KeyMap.DeleteCharacterForward.SetKeys("delete") // ctrl+d quits on an empty input
-	ta.KeyMap.LinePrevious.SetKeys("up")
-	ta.KeyMap.LineNext.SetKeys("down")
-	ta.KeyMap.PageUp.SetEnabled(false) // PgUp/PgDn scroll the transcript
-	ta.KeyMap.PageDown.SetEnabled(false)
-	ta.KeyMap.Paste.SetEnabled(false)                      // the terminal pastes (bracketed paste)
-	ta.KeyMap.TransposeCharacterBackward.SetEnabled(false) // ctrl+t opens the full transcript
+	ta.KeyMap.InsertNewline = keys.Newline
+	releaseKeys(&ta.KeyMap, keys.inputOwn()) // ctrl+t, ctrl+g, ctrl+d, ctrl+p/n, pgup/pgdn are tern's
+	ta.KeyMap.Paste.SetEnabled(false)        // the terminal pastes (bracketed paste)
 	ta.SetVirtualCursor(false)
 	ta.SetStyles(inputStyles(th))
 	return ta

@@ -16,8 +16,8 @@ func keepTitle(r *agent.ApprovalRequest, th *theme) string {
 
 // keepOptions are the dialog's choices for a keep request; optSession is
 // empty and skipped.
-func keepOptions() [numOptions]string {
-	return [numOptions]string{"Keep (y)", "", "Revert (n)", "Revert, and tell the model… (e)"}
+func keepOptions(dk *dialogKeys) [numOptions]string {
+	return [numOptions]string{"Keep (" + firstKey(dk.Allow) + ")", "", "Revert (" + firstKey(dk.Deny) + ")", "Revert, and tell the model… (" + firstKey(dk.Tell) + ")"}
 }
 
 // stepOption moves the selection by delta (±1), skipping optSession for a

@@ -4,30 +4,31 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
 // onKey routes a key press: the approval dialog first, then an open
 // palette, then tern's own keys, and everything else to the input.
 func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
-	key := k.String()
+	km := &m.keys
 	if m.remember != "" && m.dlg == nil {
-		return m.onRememberKey(key)
+		return m.onRememberKey(k)
 	}
 	if m.planOffer && m.dlg == nil {
-		if cmd, handled := m.onPlanOfferKey(key); handled {
+		if cmd, handled := m.onPlanOfferKey(k); handled {
 			return cmd
 		}
 	}
-	if key != "ctrl+c" {
+	if !key.Matches(k, km.Clear) {
 		m.quitAt = m.rc.now.Add(-2 * quitWindow)
 	}
-	if key != "esc" {
+	if !key.Matches(k, km.Interrupt) {
 		m.escAt = time.Time{}
 	}
 	m.notice = ""
 	if m.dlg != nil {
-		if key == "ctrl+c" {
+		if key.Matches(k, km.Clear) {
 			return m.interrupt()
 		}
 		return m.onDialogKey(k)
@@ -48,87 +49,96 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 			return cmd
 		}
 	}
-	empty := m.input.Value() == ""
-	page := max(1, m.transcriptHeight()-2)
-	switch key {
-	case "ctrl+c":
-		return m.ctrlC()
-	case "ctrl+d":
-		if empty {
-			return m.quit()
-		}
-	case "esc":
-		if m.busy {
-			return m.interrupt()
-		}
-		if empty && m.shell == nil {
-			return m.escEmpty()
-		}
-		return nil
-	case "alt+esc":
-		// Two escs that reach tern in one read arrive as one key.
-		if m.busy {
-			return m.interrupt()
-		}
-		if empty && m.shell == nil && m.opts.Sessions != nil {
-			return m.cmdRewind("")
-		}
-		return nil
-	case "ctrl+o":
-		m.toggleLatest()
-		return nil
-	case "ctrl+t":
-		m.openTranscriptView()
-		return nil
-	case "ctrl+g":
-		return m.openEditor()
-	case "ctrl+z":
-		return m.suspend()
-	case "enter":
-		return m.send()
-	case "pgup":
-		m.scrollBy(-page)
-		return nil
-	case "pgdown":
-		m.scrollBy(page)
-		return nil
-	case "alt+up", "ctrl+up":
-		m.scrollBy(-max(1, page/2))
-		return nil
-	case "alt+down", "ctrl+down":
-		m.scrollBy(max(1, page/2))
-		return nil
-	case "home":
-		if empty {
-			m.tr.home()
-			return nil
-		}
-	case "end":
-		if empty {
-			m.tr.end()
-			return nil
-		}
-	case "ctrl+r":
-		m.startSearch()
-		return nil
-	case "ctrl+p":
-		m.historyPrev()
-		return nil
-	case "ctrl+n":
-		m.historyNext()
-		return nil
-	case "up":
-		if m.onArrow(-1) {
-			return nil
-		}
-	case "down":
-		if m.onArrow(1) {
-			return nil
-		}
+	if cmd, handled := m.onInputKey(k); handled {
+		return cmd
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return tea.Batch(cmd, m.refreshPalette())
+}
+
+// onInputKey handles tern's keys while the input has the focus; handled is
+// false for keys that go on to the input (home on a draft moves its cursor).
+func (m *model) onInputKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	km := &m.keys
+	empty := m.input.Value() == ""
+	page := max(1, m.transcriptHeight()-2)
+	switch {
+	case key.Matches(k, km.Clear):
+		return m.ctrlC(), true
+	case key.Matches(k, km.Quit):
+		if empty {
+			return m.quit(), true
+		}
+	case key.Matches(k, km.Interrupt):
+		if m.busy {
+			return m.interrupt(), true
+		}
+		if empty && m.shell == nil {
+			return m.escEmpty(), true
+		}
+		return nil, true
+	case key.Matches(k, km.EscEsc):
+		if m.busy {
+			return m.interrupt(), true
+		}
+		if empty && m.shell == nil && m.opts.Sessions != nil {
+			return m.cmdRewind(""), true
+		}
+		return nil, true
+	case key.Matches(k, km.Expand):
+		m.toggleLatest()
+		return nil, true
+	case key.Matches(k, km.Transcript):
+		m.openTranscriptView()
+		return nil, true
+	case key.Matches(k, km.Editor):
+		return m.openEditor(), true
+	case key.Matches(k, km.Suspend):
+		return m.suspend(), true
+	case key.Matches(k, km.Send):
+		return m.send(), true
+	case key.Matches(k, km.PageUp):
+		m.scrollBy(-page)
+		return nil, true
+	case key.Matches(k, km.PageDown):
+		m.scrollBy(page)
+		return nil, true
+	case key.Matches(k, km.HalfUp):
+		m.scrollBy(-max(1, page/2))
+		return nil, true
+	case key.Matches(k, km.HalfDown):
+		m.scrollBy(max(1, page/2))
+		return nil, true
+	case key.Matches(k, km.Home):
+		if empty {
+			m.tr.home()
+			return nil, true
+		}
+	case key.Matches(k, km.End):
+		if empty {
+			m.tr.end()
+			return nil, true
+		}
+	case key.Matches(k, km.Search):
+		m.startSearch()
+		return nil, true
+	case key.Matches(k, km.Prev):
+		m.historyPrev()
+		return nil, true
+	case key.Matches(k, km.Next):
+		m.historyNext()
+		return nil, true
+	case key.Matches(k, km.Up):
+		if m.onArrow(-1) {
+			return nil, true
+		}
+	case key.Matches(k, km.Down):
+		if m.onArrow(1) {
+			return nil, true
+		}
+	}
+	return nil, false
 }
 
 // ctrlC clears the input, else interrupts, else quits on a second press.
@@ -146,7 +156,7 @@ func (m *model) ctrlC() tea.Cmd {
 		return m.quit()
 	}
 	m.quitAt = m.rc.now
-	m.setNotice("press ctrl+c again to quit", false)
+	m.setNotice("press "+m.keys.Clear.Help().Key+" again to quit", false)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
@@ -127,16 +128,16 @@ func memoryText(s string) string {
 
 // rememberPrompt asks to confirm a `#` line.
 func (m *model) rememberPrompt() string {
-	return "add “" + sanitize.Clean(memoryText(m.remember)) + "” to AGENTS.md? y adds · any other key returns it to the input"
+	return "add “" + sanitize.Clean(memoryText(m.remember)) + "” to AGENTS.md? " + helpText(m.keys.Remember.Add) + " · any other key returns it to the input"
 }
 
 // onRememberKey answers the `#` confirmation: y appends the line, ctrl+c
 // drops it, any other key puts the draft back in the input.
-func (m *model) onRememberKey(key string) tea.Cmd {
+func (m *model) onRememberKey(k tea.KeyPressMsg) tea.Cmd {
 	draft := m.remember
 	m.remember = ""
-	switch key {
-	case "y", "Y":
+	switch {
+	case key.Matches(k, m.keys.Remember.Add):
 		remember, line := m.opts.Remember, memoryText(draft)
 		return func() tea.Msg {
 			path, err := remember(line)
@@ -145,7 +146,7 @@ func (m *model) onRememberKey(key string) tea.Cmd {
 			}
 			return rememberedMsg{path: path, line: line}
 		}
-	case "ctrl+c":
+	case key.Matches(k, m.keys.Clear):
 		m.setNotice("not added", false)
 		return nil
 	}

@@ -117,7 +117,7 @@ type model struct {
 	noticeBad bool
 	quitAt    time.Time
 	mouse     bool
-	kitty     bool
+	keys      keyMap // every key tern answers to; /help and the hints name keys from it
 
 	keyGuard time.Duration
 
@@ -176,8 +176,10 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 	case "dark":
 		m.themeFixed = true
 	}
+	m.keys = newKeyMap()
+	m.rc.keys = &m.keys
 	m.rc.setTheme(newTheme(m.dark, m.noColor))
-	m.input = newInput(m.rc.th)
+	m.input = newInput(m.rc.th, &m.keys)
 	_ = m.input.Focus() // a real cursor needs no blink command
 	m.deny = textinput.New()
 	m.deny.Placeholder = "what should the model do instead?"
@@ -338,7 +340,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.setTheme()
 		}
 	case tea.KeyboardEnhancementsMsg:
-		m.kitty = msg.SupportsKeyDisambiguation()
+		m.keys.setKitty(msg.SupportsKeyDisambiguation())
 	case eventsMsg:
 		before, below := len(m.tr.blocks), m.tr.below
 		cmd = m.onEvents(msg)

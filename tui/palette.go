@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
@@ -215,29 +216,35 @@ func (m *model) refreshPalette() tea.Cmd {
 // belong to the input.
 func (m *model) onPaletteKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	p := m.pal
-	switch k.String() {
-	case "up", "ctrl+p":
+	km := &m.keys
+	switch {
+	case key.Matches(k, km.Up, km.Prev):
 		if len(p.shown) > 0 {
 			p.sel = (p.sel + len(p.shown) - 1) % len(p.shown)
 		}
 		return nil, true
-	case "down", "ctrl+n":
+	case key.Matches(k, km.Down, km.Next):
 		if len(p.shown) > 0 {
 			p.sel = (p.sel + 1) % len(p.shown)
 		}
 		return nil, true
-	case "esc":
+	case key.Matches(k, km.Cancel):
 		if p.kind == palModels || p.kind == palPolicies {
 			m.input.Reset()
 		}
 		m.pal = nil
 		return nil, true
-	case "tab":
+	case key.Matches(k, km.Palette.Complete):
 		return m.complete(false), true
-	case "enter":
+	case key.Matches(k, km.Choose):
 		return m.complete(true), true
 	}
 	return nil, false
+}
+
+// paletteHint names the palette's keys, under it and in /help.
+func (m *model) paletteHint() string {
+	return m.keys.Up.Help().Key + " select · " + helpText(m.keys.Palette.Complete) + " · " + helpText(m.keys.Choose)
 }
 
 // complete applies the highlighted item; run also executes a command.
@@ -336,7 +343,7 @@ func (m *model) paletteView() []string {
 		out = append(out, line)
 	}
 	if n := len(p.shown); n > paletteRows {
-		out = append(out, th.dim.Render("  "+itoa(n)+" matches · ↑/↓ select · tab complete · enter choose"))
+		out = append(out, th.dim.Render("  "+itoa(n)+" matches · "+m.paletteHint()))
 	}
 	return out
 }

@@ -153,7 +153,7 @@ func (m *model) openGrants(grants []agent.Grant) {
 			del:   func(m *model) tea.Cmd { return m.revokeGrant(key, label) },
 		})
 	}
-	m.openPicker(newPicker(permissionsTitle, "d revokes · esc closes", items, false))
+	m.openPicker(newPicker(permissionsTitle, firstKey(m.keys.Picker.Remove)+" revokes · "+firstKey(m.keys.Cancel)+" closes", items, false))
 }
 
 // revokeGrant takes a grant back and shows what is left.

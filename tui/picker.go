@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 )
@@ -93,60 +94,55 @@ func (m *model) openPicker(p *picker) {
 func (m *model) onPickerKey(k tea.KeyPressMsg) tea.Cmd {
 	p := m.pick
 	n := len(p.shown)
-	switch k.String() {
-	case "up", "ctrl+p":
+	km, pk := &m.keys, &m.keys.Picker
+	switch {
+	case key.Matches(k, km.Up, km.Prev):
 		if n > 0 {
 			p.sel = (p.sel + n - 1) % n
 		}
-	case "down", "ctrl+n":
+	case key.Matches(k, km.Down, km.Next):
 		if n > 0 {
 			p.sel = (p.sel + 1) % n
 		}
-	case "pgup":
+	case key.Matches(k, km.PageUp):
 		p.sel = max(0, p.sel-pickRows)
-	case "pgdown":
+	case key.Matches(k, km.PageDown):
 		p.sel = max(0, min(n-1, p.sel+pickRows))
-	case "home":
+	case key.Matches(k, km.Home):
 		p.sel = 0
-	case "end":
+	case key.Matches(k, km.End):
 		p.sel = max(0, n-1)
-	case "esc", "ctrl+c":
+	case key.Matches(k, km.Cancel, km.Clear):
 		m.pick = nil
 		if p.cancel != nil {
 			return p.cancel(m)
 		}
-	case "enter":
+	case key.Matches(k, km.Choose):
 		it, ok := p.selected()
 		if !ok {
 			return nil
 		}
 		m.pick = nil
 		return it.run(m)
-	case "ctrl+f":
+	case key.Matches(k, pk.Alt):
 		if it, ok := p.selected(); ok && it.alt != nil {
 			m.pick = nil
 			return it.alt(m)
 		}
-	case "delete":
+	case key.Matches(k, pk.Remove) && (!p.filterable || k.Text == ""):
+		// A filter takes typed letters, d too; delete removes in any picker.
 		return m.pickDelete()
-	case "backspace":
+	case key.Matches(k, pk.Erase):
 		if p.filterable && p.query != "" {
 			_, size := utf8.DecodeLastRuneInString(p.query)
 			p.query = p.query[:len(p.query)-size]
 			p.filter()
 		}
-	case "ctrl+u":
+	case key.Matches(k, pk.ClearFilter):
 		if p.filterable {
 			p.query = ""
 			p.filter()
 		}
-	case "d":
-		if !p.filterable {
-			return m.pickDelete()
-		}
-		p.query += k.Text
-		p.sel = 0
-		p.filter()
 	default:
 		if p.filterable && k.Text != "" {
 			p.query += k.Text

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
@@ -76,18 +77,19 @@ func (m *model) offerPlan(reason agent.FinishReason) {
 // from before plan mode, 2 accepts with auto-edit, 3 or n keeps planning,
 // esc leaves plan mode. Any other key keeps planning and goes on to the
 // input (handled is false), so typing a correction just works.
-func (m *model) onPlanOfferKey(key string) (tea.Cmd, bool) {
+func (m *model) onPlanOfferKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	p, ok := m.be.(planner)
 	if !ok {
 		m.planOffer = false
 		return nil, false
 	}
+	pk := &m.keys.Plan
 	var policy agent.Policy // 0: the policy from before plan mode
-	switch key {
-	case "2":
+	switch {
+	case key.Matches(k, pk.AcceptAutoEdit):
 		policy = agent.PolicyAutoEdit
 		fallthrough
-	case "1", "enter", "y", "Y":
+	case key.Matches(k, pk.Accept, m.keys.Choose):
 		m.planOffer = false
 		if m.busy {
 			m.setNotice("the agent is working: accept the plan when it is done", true)
@@ -103,14 +105,14 @@ func (m *model) onPlanOfferKey(key string) (tea.Cmd, bool) {
 		m.turnStart = m.rc.now
 		m.setNotice("plan accepted · approval policy: "+m.be.Policy().String(), false)
 		return m.scheduleFrame(spinnerEvery), true
-	case "3", "n", "N":
+	case key.Matches(k, pk.Keep):
 		m.planOffer = false
 		m.setNotice("still planning: say what to change in the plan", false)
 		return nil, true
-	case "esc":
+	case key.Matches(k, pk.Leave):
 		m.leavePlan(p)
 		return nil, true
-	case "ctrl+c":
+	case key.Matches(k, m.keys.Clear):
 		m.planOffer = false
 		return nil, false
 	}
@@ -124,11 +126,14 @@ func (m *model) planOfferView() []string {
 		return nil
 	}
 	th := m.rc.th
+	pk := &m.keys.Plan
 	bar := th.accent.Render("▌") + " "
+	offer := firstKey(pk.Accept) + " accept, policy " + m.planPrevPolicy() + " · " +
+		firstKey(pk.AcceptAutoEdit) + " " + pk.AcceptAutoEdit.Help().Desc + " · " + firstKey(pk.Keep) + " " + pk.Keep.Help().Desc
 	return []string{
 		bar + th.bold.Render(truncate("The model presented a plan. Carry it out?", m.width-2)),
-		bar + truncate("1 accept, policy "+m.planPrevPolicy()+" · 2 accept with auto-edit · 3 keep planning", m.width-2),
-		bar + th.dim.Render(truncate("enter accepts · esc leaves plan mode · typing keeps planning", m.width-2)),
+		bar + truncate(offer, m.width-2),
+		bar + th.dim.Render(truncate(firstKey(m.keys.Choose)+" accepts · "+helpText(pk.Leave)+" · typing keeps planning", m.width-2)),
 	}
 }
 

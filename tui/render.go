@@ -18,6 +18,7 @@ type renderCtx struct {
 	now   time.Time
 	spin  string // the spinner glyph of this frame
 	mds   map[int]*markdown.Renderer
+	keys  *keyMap // the hints in blocks name their keys from it
 }
 
 // md returns the Markdown renderer for width columns, creating it once.

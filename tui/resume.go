@@ -106,7 +106,7 @@ func (m *model) listSessions(fork, start bool) tea.Cmd {
 		return nil
 	}
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /resume", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /resume", true)
 		return nil
 	}
 	s, ctx := m.opts.Sessions, m.ctx
@@ -143,9 +143,10 @@ func (m *model) onSessions(msg sessionsMsg) tea.Cmd {
 		}
 		return nil
 	}
-	hint := "↑/↓ · enter resume · ctrl+f fork · esc cancel"
+	km := &m.keys
+	hint := km.Up.Help().Key + " · " + firstKey(km.Choose) + " resume · " + helpText(km.Picker.Alt) + " · " + helpText(km.Cancel)
 	if msg.fork {
-		hint = "↑/↓ · enter fork · esc cancel"
+		hint = km.Up.Help().Key + " · " + firstKey(km.Choose) + " fork · " + helpText(km.Cancel)
 	}
 	p := newPicker("Resume a session", hint, items, true)
 	p.sel = max(0, first) // newest-used first: the running session is usually on top
@@ -215,7 +216,7 @@ func (m *model) openSession(id string, fork bool) tea.Cmd {
 		return nil
 	}
 	if m.busy {
-		m.setNotice("the agent is working: press esc first", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first", true)
 		return nil
 	}
 	s, ctx := m.opts.Sessions, m.ctx

@@ -104,7 +104,7 @@ func (m *model) loadTurns(fork bool, what string) tea.Cmd {
 		return nil
 	}
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /"+what, true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /"+what, true)
 		return nil
 	}
 	s, ctx := m.opts.Sessions, m.ctx
@@ -125,7 +125,7 @@ func (m *model) escEmpty() tea.Cmd {
 		return m.cmdRewind("")
 	}
 	m.escAt = m.rc.now
-	m.setNotice("esc again to rewind to an earlier turn", false)
+	m.setNotice(firstKey(m.keys.Interrupt)+" again to rewind to an earlier turn", false)
 	return nil
 }
 
@@ -164,7 +164,7 @@ func (m *model) onRewindTurns(msg turnsMsg) tea.Cmd {
 		m.setNotice("nothing to rewind: the conversation has no turn yet", false)
 		return nil
 	}
-	m.openPicker(newPicker("Rewind", "type to filter · ↑/↓ · enter choose · esc cancel", items, true))
+	m.openPicker(newPicker("Rewind", "type to filter · "+m.keys.Up.Help().Key+" · "+helpText(m.keys.Choose)+" · "+helpText(m.keys.Cancel), items, true))
 	return nil
 }
 
@@ -201,14 +201,14 @@ func (m *model) askRewindMode(t TurnInfo, files, cmds int) {
 			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, RewindCode, ConflictsAsk) }},
 	}
 	title := "Rewind to before #" + strconv.Itoa(t.Turn) + ": " + truncate(shortPrompt(t.Text), 50)
-	m.openPicker(newPicker(title, "↑/↓ · enter · esc cancel", items, false))
+	m.openPicker(newPicker(title, m.keys.Up.Help().Key+" · "+firstKey(m.keys.Choose)+" · "+helpText(m.keys.Cancel), items, false))
 }
 
 // rewind runs a rewind in the background.
 func (m *model) rewind(turn int, mode RewindMode, c ConflictChoice) tea.Cmd {
 	s, ctx := m.opts.Sessions, m.ctx
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /rewind", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /rewind", true)
 		return nil
 	}
 	m.busy = true
@@ -224,7 +224,7 @@ func (m *model) rewind(turn int, mode RewindMode, c ConflictChoice) tea.Cmd {
 func (m *model) undoRewind(c ConflictChoice) tea.Cmd {
 	s, ctx := m.opts.Sessions, m.ctx
 	if m.busy {
-		m.setNotice("the agent is working: press esc first, then /rewind", true)
+		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /rewind", true)
 		return nil
 	}
 	m.busy = true
@@ -261,5 +261,5 @@ func (m *model) askConflicts(rc *RewindConflicts, retry func(ConflictChoice) tea
 		m.tr.end()
 		m.tr.add(&changesBlock{title: "Changed outside tern since tern wrote " + them + " (overwriting loses this)", diff: sanitize.Clean(rc.Diffs)})
 	}
-	m.openPicker(newPicker(title, "↑/↓ · enter · esc cancel", items, false))
+	m.openPicker(newPicker(title, m.keys.Up.Help().Key+" · "+firstKey(m.keys.Choose)+" · "+helpText(m.keys.Cancel), items, false))
 }

@@ -8,7 +8,7 @@ import tea "charm.land/bubbletea/v2"
 // instead of stopping.
 func (m *model) suspend() tea.Cmd {
 	if !m.jobControl() {
-		m.setNotice("ctrl+z needs tern started from an interactive shell (to fg it back)", true)
+		m.setNotice(firstKey(m.keys.Suspend)+" needs tern started from an interactive shell (to fg it back)", true)
 		return nil
 	}
 	return tea.Suspend

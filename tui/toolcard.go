@@ -341,9 +341,9 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 			out = append(out, indent+l)
 		}
 		if hidden > 0 {
-			more := "ctrl+o expands the latest card · ctrl+t shows all"
+			more := firstKey(rc.keys.Expand) + " expands the latest card · " + firstKey(rc.keys.Transcript) + " shows all"
 			if d == detailFolded {
-				more = "enter unfolds"
+				more = firstKey(rc.keys.View.Fold) + " unfolds"
 			}
 			out = append(out, indent+th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -260,10 +261,11 @@ func (m *model) onTranscriptViewKey(k tea.KeyPressMsg) tea.Cmd {
 	h := m.transcriptViewHeight()
 	page := max(1, h-2)
 	scroll := func(n int) { v.tr.scroll(&m.rc, h, n) }
-	switch k.String() {
-	case "esc", "ctrl+t":
+	km, vk := &m.keys, &m.keys.View
+	switch {
+	case key.Matches(k, vk.Close):
 		return m.closeTranscriptView()
-	case "ctrl+c":
+	case key.Matches(k, km.Clear):
 		switch {
 		case m.busy:
 			return m.interrupt()
@@ -271,27 +273,27 @@ func (m *model) onTranscriptViewKey(k tea.KeyPressMsg) tea.Cmd {
 			return m.closeTranscriptView() // a draft is never cleared unseen
 		}
 		return tea.Batch(m.closeTranscriptView(), m.ctrlC())
-	case "up":
+	case key.Matches(k, km.Up):
 		scroll(-1)
-	case "down":
+	case key.Matches(k, km.Down):
 		scroll(1)
-	case "pgup":
+	case key.Matches(k, km.PageUp):
 		scroll(-page)
-	case "pgdown":
+	case key.Matches(k, km.PageDown):
 		scroll(page)
-	case "alt+up", "ctrl+up":
+	case key.Matches(k, km.HalfUp):
 		scroll(-max(1, page/2))
-	case "alt+down", "ctrl+down":
+	case key.Matches(k, km.HalfDown):
 		scroll(max(1, page/2))
-	case "home":
+	case key.Matches(k, km.Home):
 		v.tr.home()
-	case "end":
+	case key.Matches(k, km.End):
 		v.tr.end()
-	case "tab":
+	case key.Matches(k, vk.SelectNext):
 		m.selectCard(1)
-	case "shift+tab":
+	case key.Matches(k, vk.SelectPrev):
 		m.selectCard(-1)
-	case "enter", "ctrl+o":
+	case key.Matches(k, vk.Fold):
 		m.foldSelected()
 	default:
 		if k.Text != "" {
@@ -412,13 +414,15 @@ func (m *model) composeTranscriptView() tea.View {
 	lines := v.tr.view(rows)
 	for i := range rows {
 		if i == rows-1 && v.tr.below {
-			b.WriteString(th.warn.Render(truncate("  ↓ new output below · End or PgDn to follow", m.width)))
+			b.WriteString(th.warn.Render(truncate("  "+m.keys.followHint(), m.width)))
 		} else if i < len(lines) {
 			b.WriteString(lines[i])
 		}
 		b.WriteByte('\n')
 	}
-	hint := "esc back · tab/shift+tab select a card · enter folds it · ↑↓ pgup pgdn scroll"
+	km := &m.keys
+	hint := helpText(km.View.Close) + " · " + km.View.SelectNext.Help().Key + " select a card · " +
+		km.View.Fold.Help().Key + " folds it · " + km.Up.Help().Key + " " + km.PageUp.Help().Key + " scroll"
 	if m.notice != "" {
 		hint = m.notice
 	}

@@ -19,7 +19,8 @@ import (
 )
 
 func testRC(width int) *renderCtx {
-	rc := &renderCtx{width: width, now: fixedClock, spin: "⠋"}
+	keys := newKeyMap()
+	rc := &renderCtx{width: width, now: fixedClock, spin: "⠋", keys: &keys}
 	rc.setTheme(newTheme(true, false))
 	return rc
 }

@@ -86,14 +86,14 @@ func (m *model) compose() tea.View {
 	lines := m.tr.view(rows)
 	for i := 0; i < rows; i++ {
 		if i == rows-1 && m.tr.below {
-			b.WriteString(th.warn.Render(truncate("  ↓ new output below · End or PgDn to follow", m.width)))
+			b.WriteString(th.warn.Render(truncate("  "+m.keys.followHint(), m.width)))
 		} else if i < len(lines) {
 			b.WriteString(lines[i])
 		}
 		b.WriteByte('\n')
 	}
 	if m.queuePaused() {
-		b.WriteString(th.warn.Render(truncate("  ⏸ paused: enter sends, ↑ edits", m.width)) + "\n")
+		b.WriteString(th.warn.Render(truncate("  ⏸ paused: "+firstKey(m.keys.Send)+" sends, ↑ edits", m.width)) + "\n")
 	}
 	for i, q := range m.queued {
 		if i == maxQueuedShown {
@@ -190,6 +190,24 @@ func shorten(parts []statusPart) bool {
 	return done
 }
 
+// busyHint is the status line's word, while the agent works, on how to
+// stop it or answer the dialog that waits.
+func (m *model) busyHint() string {
+	km, dk := &m.keys, &m.keys.Dialog
+	interrupts := firstKey(km.Clear) + " interrupts"
+	switch {
+	case m.tv.isOpen():
+		return interrupts // esc leaves the transcript view
+	case m.dlg == nil:
+		return firstKey(km.Interrupt) + " interrupts"
+	case m.dlg.req.Keep:
+		return firstKey(dk.Allow) + " keeps · " + firstKey(dk.Deny) + " reverts"
+	case !offersSession(m.dlg.req):
+		return firstKey(dk.Allow) + "/" + firstKey(dk.Deny) + "/" + firstKey(dk.Tell) + " · " + interrupts
+	}
+	return firstKey(dk.Allow) + "/" + firstKey(dk.Session) + "/" + firstKey(dk.Deny) + "/" + firstKey(dk.Tell) + " · " + interrupts
+}
+
 // statusLine shows the model, policy, workspace, usage and activity.
 func (m *model) statusLine() string {
 	th := m.rc.th
@@ -219,28 +237,17 @@ func (m *model) statusLine() string {
 		if waitShort != "" {
 			waitShort = th.info.Render(m.rc.spin + " " + waitShort)
 		}
-		hint := "esc interrupts"
-		if m.dlg != nil {
-			hint = "y/a/n/e · ctrl+c interrupts"
-			if m.dlg.req.Keep {
-				hint = "y keeps · n reverts"
-			} else if !offersSession(m.dlg.req) {
-				hint = "y/n/e · ctrl+c interrupts"
-			}
-		}
-		if m.tv.isOpen() {
-			hint = "ctrl+c interrupts" // esc leaves the transcript view
-		}
+		hint := m.busyHint()
 		parts = append(parts,
 			statusPart{text: th.info.Render(m.rc.spin + " " + wait), short: waitShort, keep: 10, right: true},
 			statusPart{text: hint, keep: 2, right: true})
 	case m.rc.now.Sub(m.quitAt) < quitWindow:
-		parts = append(parts, statusPart{text: th.warn.Render("ctrl+c again to quit"), keep: 10, right: true})
+		parts = append(parts, statusPart{text: th.warn.Render(firstKey(m.keys.Clear) + " again to quit"), keep: 10, right: true})
 	default:
 		parts = append(parts, statusPart{text: "/help", keep: 1, right: true})
 	}
 	if m.latest != nil && m.dlg == nil && !m.tv.isOpen() {
-		parts = append(parts, statusPart{text: "ctrl+t transcript", keep: 0, right: true})
+		parts = append(parts, statusPart{text: firstKey(m.keys.Transcript) + " transcript", keep: 0, right: true})
 	}
 	sep := th.status.Render(" · ")
 	for {
@@ -312,7 +319,7 @@ func (m *model) welcome() block {
 	lines := []string{
 		th.accent.Render("◆ tern") + th.dim.Render(" · "+shortPath(m.opts.Workspace, m.getenv("HOME"), 60)),
 		"Ask for a change, a fix or an explanation of this code.",
-		th.dim.Render("/ commands · @ files · ! shell · esc interrupts · /help for keys"),
+		th.dim.Render("/ commands · @ files · ! shell · " + firstKey(m.keys.Interrupt) + " interrupts · /help for keys"),
 	}
 	if m.opts.Offline {
 		lines = append(lines, th.warn.Render("Offline: a scripted provider answers. Set LLM_API_KEY (and LLM_BASE_URL) to use a real model."))
