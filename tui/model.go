@@ -230,8 +230,9 @@ func (m *model) Init() tea.Cmd {
 // with it for the CPU.
 const warmDelay = 150 * time.Millisecond
 
-// warmMarkdown fills the highlighter's registries in the background shortly
-// after start, so the first code block of an answer does not wait ~25 ms.
+// warmMarkdown readies the highlighter in the background shortly after
+// start (markdown.Warm), so the first code block of an answer does not wait
+// for it.
 func warmMarkdown(style markdown.Style) tea.Cmd {
 	return tea.Tick(warmDelay, func(time.Time) tea.Msg {
 		markdown.Warm(style)
