@@ -46,6 +46,8 @@ type model struct {
 	be     Backend
 	getenv func(string) string
 	clock  func() time.Time
+	// clip is how /copy reaches the clipboard; tests put a fake here.
+	clip clipboard
 	// jobControl reports whether a shell can resume tern after ctrl+z.
 	jobControl func() bool
 
@@ -157,6 +159,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 		be:       opts.Agent,
 		getenv:   getenv,
 		clock:    time.Now,
+		clip:     systemClipboard(),
 		tr:       newTranscript(),
 		cards:    map[string]*toolCard{},
 		streamed: map[block]bool{},
