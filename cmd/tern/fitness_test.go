@@ -123,6 +123,12 @@ var layerRules = []layerRule{
 		applies: except("cmd"),
 		reason:  "cmd/tern is the top: flags, configuration and subcommands; a layer reading tern's configuration or flags directly would bypass the options the wiring passes down",
 	},
+	{
+		name:    "provider/providertest only in tests",
+		imports: []string{modulePrefix + "provider/providertest"},
+		applies: except("provider/providertest"),
+		reason:  "provider/providertest is the scripted fake provider the tests share; shipped code answering from scripts would be a mock, and provider/mock is the offline provider that ships",
+	},
 }
 
 // except applies a rule to every package but the named ones and their sub-packages.
@@ -425,6 +431,8 @@ func TestArchitectureCases(t *testing.T) {
 		{"tools", modulePrefix + "providerx", false, nil},
 		{"tui", modulePrefix + "cmd/tern/config", false, []string{"nothing imports cmd/tern"}},
 		{"cmd/tern/doctor", modulePrefix + "cmd/tern/config", false, nil},
+		{"agent", modulePrefix + "provider/providertest", false, []string{"provider/providertest only in tests"}},
+		{"agent", modulePrefix + "provider/providertest", true, nil},
 	}
 	for _, tc := range tests {
 		vs := checkRules(layerRules, map[string][]importEdge{tc.pkg: {{path: tc.imp, pos: "x.go:1", test: tc.test}}})
