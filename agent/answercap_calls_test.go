@@ -20,9 +20,9 @@ func TestAnswerCapCountsEachCall(t *testing.T) {
 	const calls = 40000
 	flood := script{}
 	for i := range calls {
-		flood.deltas = append(flood.deltas, callFrag(i, "", "x", ""))
+		flood.Deltas = append(flood.Deltas, callFrag(i, "", "x", ""))
 	}
-	flood.deltas = append(flood.deltas, finish(provider.FinishToolCalls))
+	flood.Deltas = append(flood.Deltas, finish(provider.FinishToolCalls))
 	read, _, _ := fakeTools()
 	h := newHarness(t, tools.NewRegistry(read), func(o *Options) {
 		o.MaxAnswerBytes = 1 << 20

@@ -23,18 +23,18 @@ func TestAnswerCapStopsARunawayAnswer(t *testing.T) {
 		for range 10 {
 			ds = append(ds, d(big))
 		}
-		return script{deltas: append(ds, finish(provider.FinishStop))}
+		return script{Deltas: append(ds, finish(provider.FinishStop))}
 	}
 	mixed := script{}
 	for range 5 {
-		mixed.deltas = append(mixed.deltas, reasoning(big), text(big))
+		mixed.Deltas = append(mixed.Deltas, reasoning(big), text(big))
 	}
-	mixed.deltas = append(mixed.deltas, finish(provider.FinishStop))
-	huge := script{deltas: []provider.Delta{callFrag(0, "c1", "read_file", `{"path":"`)}}
+	mixed.Deltas = append(mixed.Deltas, finish(provider.FinishStop))
+	huge := script{Deltas: []provider.Delta{callFrag(0, "c1", "read_file", `{"path":"`)}}
 	for range 10 {
-		huge.deltas = append(huge.deltas, callFrag(0, "", "", big))
+		huge.Deltas = append(huge.Deltas, callFrag(0, "", "", big))
 	}
-	huge.deltas = append(huge.deltas, callFrag(0, "", "", `"}`), finish(provider.FinishToolCalls))
+	huge.Deltas = append(huge.Deltas, callFrag(0, "", "", `"}`), finish(provider.FinishToolCalls))
 
 	for _, tt := range []struct {
 		name string
@@ -72,7 +72,7 @@ func TestAnswerCapStopsARunawayAnswer(t *testing.T) {
 			if provider.IsRetryable(last.Err) {
 				t.Errorf("error %v is retryable", last.Err)
 			}
-			if n := len(h.prov.requests()); n != 1 {
+			if n := len(h.prov.Requests()); n != 1 {
 				t.Errorf("%d requests, want 1: an answer too large is not retried", n)
 			}
 			if runs := read.runs(); len(runs) != 0 {

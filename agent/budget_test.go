@@ -49,7 +49,7 @@ func TestBudgetStopsTheTurn(t *testing.T) {
 			read, _, _ := fakeTools()
 			b := tt.budget
 			h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.Budget = b; o.MaxSteps = 20 })
-			h.prov.scripts, h.prov.repeat = []script{loop}, true
+			h.prov.Reset(true, loop)
 			evs := h.turn("loop", nil)
 			fin := finishOf(t, evs)
 			if fin.Reason != FinishBudget || !errors.Is(fin.Err, ErrBudget) || fin.Requests != tt.requests {
@@ -58,7 +58,7 @@ func TestBudgetStopsTheTurn(t *testing.T) {
 			if !strings.Contains(fin.Err.Error(), tt.says) {
 				t.Errorf("error %q lacks %q", fin.Err, tt.says)
 			}
-			if n := len(h.prov.requests()); n != tt.requests {
+			if n := len(h.prov.Requests()); n != tt.requests {
 				t.Errorf("%d requests sent, want %d", n, tt.requests)
 			}
 			if want := float64(tt.requests) * b.Prices.costOr0(provider.Usage{PromptTokens: 20, CompletionTokens: 7}); b.Prices != nil && abs(fin.Cost-want) > 1e-9 {
@@ -66,7 +66,7 @@ func TestBudgetStopsTheTurn(t *testing.T) {
 			}
 			checkEveryCallAnswered(t, h.a.Messages())
 			// The next turn starts with a fresh budget.
-			h.prov.scripts, h.prov.repeat = []script{answer("done")}, false
+			h.prov.Reset(false, answer("done"))
 			if fin := finishOf(t, h.turn("go on", nil)); fin.Reason != FinishDone {
 				t.Errorf("the next turn: %+v", fin)
 			}
@@ -136,14 +136,14 @@ func TestBudgetDurationInterruptsARunningTool(t *testing.T) {
 		}
 	}
 	checkEveryCallAnswered(t, h.a.Messages())
-	if n := len(h.prov.requests()); n != 1 {
+	if n := len(h.prov.Requests()); n != 1 {
 		t.Errorf("%d requests after the time ran out, want 1", n)
 	}
 }
 
 func TestBudgetDurationInterruptsAStream(t *testing.T) {
 	t.Parallel()
-	hang := script{deltas: []provider.Delta{text("thinking about it")}, hang: true}
+	hang := script{Deltas: []provider.Delta{text("thinking about it")}, Hang: true}
 	h := newHarness(t, tools.NewRegistry(), func(o *Options) { o.Budget = Budget{MaxDuration: 100 * time.Millisecond} }, hang)
 	evs := h.turn("go", nil)
 	fin := finishOf(t, evs)

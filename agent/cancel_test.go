@@ -32,7 +32,7 @@ func TestCancelDuringStream(t *testing.T) {
 	for range 100 {
 		ds = append(ds, text("."))
 	}
-	h := newHarness(t, tools.NewRegistry(read), nil, script{deltas: append(ds, finish(provider.FinishStop)), delay: 20 * time.Millisecond})
+	h := newHarness(t, tools.NewRegistry(read), nil, script{Deltas: append(ds, finish(provider.FinishStop)), Delay: 20 * time.Millisecond})
 	var cancelledAt time.Time
 	evs := h.turn("look", func(ev Event) {
 		if ev.Kind == EventToolCallStarted {
@@ -70,8 +70,8 @@ func TestCancelLatency(t *testing.T) {
 		name string
 		s    script
 	}{
-		{"slow deltas", script{deltas: repeatText("tok ", 200), delay: 30 * time.Millisecond}},
-		{"stalled stream", script{deltas: []provider.Delta{text("thinking")}, hang: true}},
+		{"slow deltas", script{Deltas: repeatText("tok ", 200), Delay: 30 * time.Millisecond}},
+		{"stalled stream", script{Deltas: []provider.Delta{text("thinking")}, Hang: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -146,7 +146,7 @@ func TestCancelDuringApproval(t *testing.T) {
 func TestCancelBeforeTurnStarts(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	h := newHarness(t, tools.NewRegistry(read), nil, script{hang: true})
+	h := newHarness(t, tools.NewRegistry(read), nil, script{Hang: true})
 	if err := h.a.Submit("hi"); err != nil {
 		t.Fatal(err)
 	}

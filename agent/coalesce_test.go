@@ -1,56 +1,23 @@
 package agent
 
 import (
-	"context"
-	"sync"
 	"testing"
 
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/providertest"
 	"github.com/ternhq/tern/tools"
 )
 
-// burstProvider answers each request with the next of its answers, streamed
-// in bursts as provider/openai hands over what one network read brought:
-// Buffered is true while the current burst has more.
-type burstProvider struct {
-	mu      sync.Mutex
-	answers [][][]provider.Delta
-}
-
-func (p *burstProvider) Stream(ctx context.Context, _ provider.Request) (provider.Stream, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.answers) == 0 {
-		return nil, &provider.Error{Kind: provider.ErrBadRequest, Message: "the test scripted no more answers"}
+// bursty is a provider answering each request with the next of answers,
+// streamed in bursts as provider/openai hands over what one network read
+// brought.
+func bursty(answers [][][]provider.Delta) *providertest.Provider {
+	p := providertest.New()
+	for _, a := range answers {
+		p.Add(providertest.Script{Bursts: a})
 	}
-	a := p.answers[0]
-	p.answers = p.answers[1:]
-	return &burstStream{ctx: ctx, bursts: a}, nil
+	return p
 }
-
-type burstStream struct {
-	ctx    context.Context
-	bursts [][]provider.Delta
-	b, i   int
-	cur    provider.Delta
-}
-
-func (s *burstStream) Next() bool {
-	if s.ctx.Err() != nil || s.b >= len(s.bursts) {
-		return false
-	}
-	s.cur = s.bursts[s.b][s.i]
-	if s.i++; s.i == len(s.bursts[s.b]) {
-		s.b, s.i = s.b+1, 0
-	}
-	return true
-}
-
-func (s *burstStream) Buffered() bool { return s.i > 0 }
-
-func (s *burstStream) Delta() provider.Delta { return s.cur }
-func (s *burstStream) Err() error            { return nil }
-func (s *burstStream) Close() error          { return nil }
 
 func TestBurstsBecomeOneEvent(t *testing.T) {
 	t.Parallel()
@@ -93,7 +60,7 @@ func TestBurstsBecomeOneEvent(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			read, _, _ := fakeTools()
-			p := &burstProvider{answers: tc.answers}
+			p := bursty(tc.answers)
 			h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.Provider = p })
 			evs := h.turn("hi", nil)
 			if got := kinds(evs); len(got) < len(tc.want) || kindsString(got[:len(tc.want)]) != kindsString(tc.want) {

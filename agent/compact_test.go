@@ -86,7 +86,7 @@ func TestCompactKeepsPinnedContentAndShrinksTheNextRequest(t *testing.T) {
 	if c.Auto || c.Focus != "the parser bug" || !strings.Contains(c.Summary, "Fix the parser") {
 		t.Fatalf("compaction = %+v", c)
 	}
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	sum := reqs[len(reqs)-1]
 	if len(sum.Tools) != 0 {
 		t.Fatalf("the summary request offered %d tools", len(sum.Tools))
@@ -135,7 +135,7 @@ func TestCompactKeepsPinnedContentAndShrinksTheNextRequest(t *testing.T) {
 	}
 
 	h.turn("go on", nil)
-	reqs = h.prov.requests()
+	reqs = h.prov.Requests()
 	next, prev := reqs[len(reqs)-1], reqs[len(reqs)-3]
 	if nb, pb := bodyBytes(t, next), bodyBytes(t, prev); nb >= pb/2 {
 		t.Fatalf("the request after compaction is %d bytes, the last one before it %d", nb, pb)
@@ -150,12 +150,12 @@ func TestCompactKeepsPinnedContentAndShrinksTheNextRequest(t *testing.T) {
 func autoScripts() []script {
 	big := func(p int) script {
 		s := calls("read_file", `{"path":"big.go"}`)
-		s.deltas[len(s.deltas)-2] = usage(p, 7)
+		s.Deltas[len(s.Deltas)-2] = usage(p, 7)
 		return s
 	}
 	done := func(p int) script {
 		s := answer("done")
-		s.deltas[len(s.deltas)-2] = usage(p, 5)
+		s.Deltas[len(s.Deltas)-2] = usage(p, 5)
 		return s
 	}
 	return []script{big(20), done(800), big(810), answer("## Goal\nRead big files."), done(300)}
@@ -198,7 +198,7 @@ func TestAutoCompactionAtTheThresholdBetweenSteps(t *testing.T) {
 	if last(evs).Finish.Reason != FinishDone {
 		t.Fatalf("turn ended %v", last(evs).Finish.Reason)
 	}
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	if len(reqs) != 5 || len(reqs[3].Tools) != 0 {
 		t.Fatalf("requests: %d; the 4th offers %d tools", len(reqs), len(reqs[3].Tools))
 	}
@@ -242,7 +242,7 @@ func TestAutoCompactionOff(t *testing.T) {
 func TestCompactNothingToDoAndCancel(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, tools.NewRegistry(bigRead(3000)), nil, answer("hello"),
-		calls("read_file", `{"path":"big.go"}`), answer("read"), answer("hi"), script{hang: true})
+		calls("read_file", `{"path":"big.go"}`), answer("read"), answer("hi"), script{Hang: true})
 	evs := h.compactNow("", nil)
 	if fin := last(evs); !errors.Is(fin.Err, ErrNothingToCompact) || len(evs) != 1 {
 		t.Fatalf("empty conversation: %v %v", kinds(evs), fin.Err)
@@ -349,7 +349,7 @@ func TestAutoCompactionBetweenTurns(t *testing.T) {
 	if len(ks) < 3 || ks[0] != EventTurnStarted || ks[1] != EventCompactionStarted {
 		t.Fatalf("no compaction before the turn's first request: %v", ks)
 	}
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	first := reqs[len(reqs)-1].Messages
 	checkHistory(t, first)
 	if !IsCompactMessage(first[1].Content) || first[len(first)-1].Content != "what next?" {
@@ -359,7 +359,7 @@ func TestAutoCompactionBetweenTurns(t *testing.T) {
 
 func TestCompactionWhenTheGatewaySaysTooLong(t *testing.T) {
 	t.Parallel()
-	tooLong := script{startErr: &provider.Error{Kind: provider.ErrContextTooLong, Status: 400, Message: "maximum context length exceeded"}}
+	tooLong := script{StartErr: &provider.Error{Kind: provider.ErrContextTooLong, Status: 400, Message: "maximum context length exceeded"}}
 	s := autoScripts()
 	for _, tc := range []struct {
 		name      string

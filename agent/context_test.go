@@ -5,75 +5,46 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 )
 
-// requestBytes splits a request the way ContextBytes does, from what was
-// actually sent.
-func requestBytes(t *testing.T, req provider.Request) (c ContextBytes) {
-	t.Helper()
-	spec, err := json.Marshal(req.Tools)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Tools = len(spec)
-	for _, m := range req.Messages {
-		switch m.Role {
-		case provider.RoleSystem:
-			c.System += len(m.Content)
-		case provider.RoleUser:
-			c.User += len(m.Content)
-		case provider.RoleAssistant:
-			c.Assistant += len(m.Content)
-			for _, tc := range m.ToolCalls {
-				c.Assistant += len(tc.Name) + len(tc.Arguments)
-			}
-		case provider.RoleTool:
-			c.ToolResults += len(m.Content)
-		}
-	}
-	return c
-}
-
-func TestContextBytesMatchesTheNextRequest(t *testing.T) {
+// TestContextBytesCountsEachPart checks ContextBytes against figures
+// counted by hand from the conversation the harness scripts, before any turn
+// and after two.
+func TestContextBytesCountsEachPart(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
 	read.run = func(_ context.Context, _ json.RawMessage, _ func(string)) tools.Result {
 		return tools.Result{Status: tools.StatusOK, Output: "file contents, forty bytes of them......"}
 	}
-	const system = "system prompt\n## AGENTS.md\nbe brief\n"
+	const system = "system prompt\n## AGENTS.md\nbe brief\n" // 14 + 13 + 9 bytes
 	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.System = system },
 		calls("read_file", `{"path":"a.go"}`), answer("it is ", "fine"), answer("second"))
+	// The one tool's spec as the request carries it: 173 bytes.
+	const specs = `[{"name":"read_file","description":"fake read_file","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}}]`
 
-	empty := h.a.ContextBytes(0)
-	if empty.User+empty.Assistant+empty.ToolResults != 0 || empty.System != len(system) || empty.Tools == 0 {
-		t.Fatalf("before any turn: %+v", empty)
+	if got, want := h.a.ContextBytes(0), (ContextBytes{System: 36, Tools: len(specs)}); got != want {
+		t.Fatalf("before any turn: ContextBytes = %+v, want %+v", got, want)
 	}
 
 	h.turn("look at a.go", nil)
-	const memory = len("## AGENTS.md\nbe brief\n")
-	got := h.a.ContextBytes(memory)
-	if got.Memory != memory || got.System != len(system)-memory {
-		t.Fatalf("memory not split out of the system prompt: %+v", got)
-	}
-
 	h.turn("again", nil)
-	reqs := h.prov.requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
+	got := h.a.ContextBytes(22) // "## AGENTS.md\nbe brief\n"
+	want := ContextBytes{
+		System:    14,              // "system prompt\n"
+		Tools:     len(specs),      // 173
+		Memory:    22,              // moved out of the system prompt
+		User:      12 + 5,          // "look at a.go", "again"
+		Assistant: 9 + 15 + 10 + 6, // read_file, {"path":"a.go"}, "it is fine", "second"
+		// The tool's 40-byte output in the wrapper the model reads:
+		// <tool_result name="read_file" status="ok">\n (43), \n</tool_result> (15).
+		ToolResults: 43 + 40 + 15,
 	}
-	sent := requestBytes(t, reqs[2])
-	sent.User -= len("again") // the one part the next request adds
-	sent.Memory, sent.System = memory, sent.System-memory
-	if got != sent {
-		t.Fatalf("ContextBytes = %+v\nthe next request sent %+v", got, sent)
+	if got != want {
+		t.Fatalf("ContextBytes = %+v, want %+v", got, want)
 	}
-	if got.ToolResults == 0 || got.Assistant == 0 || got.User == 0 {
-		t.Fatalf("a part is missing: %+v", got)
-	}
-	if got.Total() != got.System+got.Tools+got.Memory+got.User+got.Assistant+got.ToolResults {
-		t.Fatalf("Total = %d", got.Total())
+	if got.Total() != 14+173+22+17+40+98 {
+		t.Fatalf("Total = %d, want %d", got.Total(), 14+173+22+17+40+98)
 	}
 }
 

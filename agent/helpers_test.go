@@ -10,158 +10,38 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/providertest"
 	"github.com/ternhq/tern/tools"
 )
 
-// script is one scripted model answer: the deltas one request streams.
-type script struct {
-	deltas []provider.Delta
-	// delay is waited before each delta (honouring the context).
-	delay time.Duration
-	// startErr is returned by Stream itself.
-	startErr error
-	// err is reported by Err after the deltas.
-	err error
-	// hang blocks after the deltas until the context is cancelled.
-	hang bool
-	// quiet ends without a finish delta and without an error, breaking the
-	// Stream contract, to check the agent's own guard.
-	quiet bool
-	// retried are the waits the provider announces through the context's
-	// trace before it answers, as a provider that retried would.
-	retried []provider.Retrying
-}
+// script is one scripted model answer; fakeProvider replays them.
+type (
+	script       = providertest.Script
+	fakeProvider = providertest.Provider
+)
 
-// fakeProvider replays scripts, one per request, and records the requests.
-type fakeProvider struct {
-	mu      sync.Mutex
-	scripts []script
-	reqs    []provider.Request
-	// repeat replays the last script forever once the others are used.
-	repeat bool
-}
-
-func (p *fakeProvider) Stream(ctx context.Context, req provider.Request) (provider.Stream, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.reqs = append(p.reqs, req)
-	if len(p.scripts) == 0 {
-		return nil, &provider.Error{Kind: provider.ErrBadRequest, Message: "the test scripted no more answers"}
-	}
-	s := p.scripts[0]
-	if len(p.scripts) > 1 || !p.repeat {
-		p.scripts = p.scripts[1:]
-	}
-	if tr := provider.TraceFrom(ctx); tr != nil && tr.Retrying != nil {
-		for _, r := range s.retried {
-			tr.Retrying(r)
-		}
-	}
-	if s.startErr != nil {
-		return nil, s.startErr
-	}
-	return &fakeStream{ctx: ctx, s: s}, nil
-}
-
-func (p *fakeProvider) requests() []provider.Request {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]provider.Request(nil), p.reqs...)
-}
-
-type fakeStream struct {
-	ctx       context.Context
-	s         script
-	i         int
-	cur       provider.Delta
-	cancelled bool
-}
-
-func (f *fakeStream) Next() bool {
-	if f.ctx.Err() != nil {
-		f.cancelled = true
-		return false
-	}
-	if f.i >= len(f.s.deltas) {
-		if f.s.hang {
-			<-f.ctx.Done()
-			f.cancelled = true
-		}
-		return false
-	}
-	if f.s.delay > 0 {
-		tm := time.NewTimer(f.s.delay)
-		select {
-		case <-f.ctx.Done():
-			tm.Stop()
-			f.cancelled = true
-			return false
-		case <-tm.C:
-		}
-	}
-	f.cur = f.s.deltas[f.i]
-	f.i++
-	return true
-}
-
-func (f *fakeStream) Delta() provider.Delta { return f.cur }
-
-func (f *fakeStream) Err() error {
-	if f.cancelled {
-		return &provider.Error{Kind: provider.ErrCancelled, Message: "cancelled", Err: f.ctx.Err()}
-	}
-	if f.s.err != nil {
-		return f.s.err
-	}
-	for _, d := range f.s.deltas {
-		if d.Kind == provider.DeltaFinish {
-			return nil
-		}
-	}
-	if f.s.quiet {
-		return nil
-	}
-	return &provider.Error{Kind: provider.ErrNetwork, Message: "stream ended before the model finished"}
-}
-
-func (f *fakeStream) Close() error { return nil }
-
-// Delta constructors.
-func text(s string) provider.Delta { return provider.Delta{Kind: provider.DeltaText, Text: s} }
-func reasoning(s string) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaReasoning, Text: s}
-}
+// Delta and script constructors, with this package's usage figures.
+func text(s string) provider.Delta      { return providertest.Text(s) }
+func reasoning(s string) provider.Delta { return providertest.Reasoning(s) }
 func finish(r provider.FinishReason) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaFinish, Finish: r}
+	return providertest.Finish(r)
 }
 func usage(p, c int) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaUsage, Usage: provider.Usage{PromptTokens: p, CompletionTokens: c}}
+	return providertest.Usage(provider.Usage{PromptTokens: p, CompletionTokens: c})
 }
 func callFrag(index int, id, name, args string) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{
-		Index: index, HasIndex: true, ID: id, Name: name, Arguments: args}}
+	return providertest.CallFragment(index, id, name, args)
 }
 
 // answer is a text answer script.
 func answer(parts ...string) script {
-	var ds []provider.Delta
-	for _, p := range parts {
-		ds = append(ds, text(p))
-	}
-	return script{deltas: append(ds, usage(10, 5), finish(provider.FinishStop))}
+	return providertest.Answer(provider.Usage{PromptTokens: 10, CompletionTokens: 5}, parts...)
 }
 
 // calls is a script whose answer is the given tool calls (name, args pairs),
 // each in two fragments.
 func calls(nameArgs ...string) script {
-	var ds []provider.Delta
-	for i := 0; i+1 < len(nameArgs); i += 2 {
-		args := nameArgs[i+1]
-		half := len(args) / 2
-		ds = append(ds, callFrag(i/2, fmt.Sprintf("gw_%s_%d", nameArgs[i], i/2), nameArgs[i], args[:half]),
-			callFrag(i/2, "", "", args[half:]))
-	}
-	return script{deltas: append(ds, usage(20, 7), finish(provider.FinishToolCalls))}
+	return providertest.Calls(provider.Usage{PromptTokens: 20, CompletionTokens: 7}, providertest.CallID, nameArgs...)
 }
 
 // fakeTool is a configurable tools.Tool.
@@ -237,7 +117,7 @@ func newHarness(t *testing.T, reg *tools.Registry, configure func(*Options), scr
 	if err != nil {
 		t.Fatal(err)
 	}
-	prov := &fakeProvider{scripts: scripts}
+	prov := providertest.New(scripts...)
 	opts := Options{Provider: prov, Model: "test-model", Tools: reg, Workspace: ws, System: "system prompt"}
 	if configure != nil {
 		configure(&opts)

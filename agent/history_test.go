@@ -38,7 +38,7 @@ func TestHistoryContinuesTheConversation(t *testing.T) {
 			t.Errorf("asked about %s although edits were granted", ev.Call.Name)
 		}
 	})
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	if len(reqs) == 0 || !reflect.DeepEqual(reqs[0].Messages[:len(want)], want) {
 		t.Fatalf("first request does not start with the history:\n%s", dumpHistory(reqs[0].Messages))
 	}
@@ -95,7 +95,7 @@ func TestSetHistory(t *testing.T) {
 func TestSetHistoryWhileBusy(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	h := newHarness(t, tools.NewRegistry(read), nil, script{deltas: []provider.Delta{text("x")}, hang: true})
+	h := newHarness(t, tools.NewRegistry(read), nil, script{Deltas: []provider.Delta{text("x")}, Hang: true})
 	if err := h.a.Submit("hang"); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ const (
 func TestTextOnlyTurn(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	h := newHarness(t, tools.NewRegistry(read), nil, script{deltas: []provider.Delta{
+	h := newHarness(t, tools.NewRegistry(read), nil, script{Deltas: []provider.Delta{
 		reasoning("think"), text("Hel"), text("lo"), usage(10, 5), finish(provider.FinishStop)}})
 	evs := h.turn("hi", nil)
 	wantKinds(t, evs, kStart, kReason, kText, kText, kUsage, kEnd)
@@ -48,7 +48,7 @@ func TestTextOnlyTurn(t *testing.T) {
 		msgs[2].Content != "Hello" || msgs[2].Reasoning != "think" {
 		t.Errorf("history:\n%s", dumpHistory(msgs))
 	}
-	if reqs := h.prov.requests(); len(reqs) != 1 || reqs[0].Model != "test-model" || len(reqs[0].Tools) != 1 {
+	if reqs := h.prov.Requests(); len(reqs) != 1 || reqs[0].Model != "test-model" || len(reqs[0].Tools) != 1 {
 		t.Errorf("requests = %+v", reqs)
 	}
 }
@@ -83,7 +83,7 @@ func TestToolTurn(t *testing.T) {
 	if toolMsg.Role != provider.RoleTool || toolMsg.ToolCallID != started.ID || toolMsg.Content != want {
 		t.Errorf("tool message = %+v", toolMsg)
 	}
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	if len(reqs) != 2 || len(reqs[1].Messages) != 4 || reqs[1].Messages[3].Content != want {
 		t.Fatalf("second request does not carry the result: %+v", reqs)
 	}
@@ -93,7 +93,7 @@ func TestParallelCalls(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
 	// Interleaved fragments of two calls, as gateways stream parallel calls.
-	s := script{deltas: []provider.Delta{
+	s := script{Deltas: []provider.Delta{
 		text("Reading both."),
 		callFrag(0, "a", "read_file", `{"pa`),
 		callFrag(1, "b", "read_file", `{"path":`),
@@ -121,13 +121,13 @@ func TestParallelCalls(t *testing.T) {
 func TestCallIDsAssignedAndUnique(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	noIDs := script{deltas: []provider.Delta{
+	noIDs := script{Deltas: []provider.Delta{
 		{Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{Name: "read_file", Arguments: `{"path":"a"}`}},
 		{Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{Name: "read_file", Arguments: `{"path":"b"}`}},
 		finish(provider.FinishStop), // some gateways say stop even with calls
 	}}
 	// A gateway that reuses the same id in every answer.
-	sameID := script{deltas: []provider.Delta{callFrag(0, "call_1", "read_file", `{"path":"c"}`), finish(provider.FinishToolCalls)}}
+	sameID := script{Deltas: []provider.Delta{callFrag(0, "call_1", "read_file", `{"path":"c"}`), finish(provider.FinishToolCalls)}}
 	h := newHarness(t, tools.NewRegistry(read), nil, noIDs, sameID, sameID, answer("ok"))
 	evs := h.turn("go", nil)
 	var ids []string
@@ -290,22 +290,22 @@ func TestFailedTurns(t *testing.T) {
 		want    []EventKind
 		kind    provider.ErrorKind
 	}{
-		{"refused before output", []script{{startErr: authErr}}, []EventKind{kStart, kEnd}, provider.ErrAuth},
-		{"broken mid-stream", []script{{deltas: []provider.Delta{text("par")}, err: protoErr}},
+		{"refused before output", []script{{StartErr: authErr}}, []EventKind{kStart, kEnd}, provider.ErrAuth},
+		{"broken mid-stream", []script{{Deltas: []provider.Delta{text("par")}, Err: protoErr}},
 			[]EventKind{kStart, kText, kEnd}, provider.ErrProtocol},
-		{"call cut mid-stream", []script{{deltas: []provider.Delta{callFrag(0, "c", "read_file", `{"pa`)}, err: protoErr}},
+		{"call cut mid-stream", []script{{Deltas: []provider.Delta{callFrag(0, "c", "read_file", `{"pa`)}, Err: protoErr}},
 			[]EventKind{kStart, kCall, kDone, kEnd}, provider.ErrProtocol},
 		// The provider retries failures before the first delta itself; the
 		// agent must not multiply those attempts.
 		{"retryable before output is not retried again", []script{
-			{startErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{StartErr: &provider.Error{Kind: provider.ErrServer, Status: 503}},
 			answer("never requested"),
 		}, []EventKind{kStart, kEnd}, provider.ErrServer},
 		{"retries exhausted", []script{
-			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
-			{deltas: []provider.Delta{text("p")}, err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{Deltas: []provider.Delta{text("p")}, Err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{Deltas: []provider.Delta{text("p")}, Err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{Deltas: []provider.Delta{text("p")}, Err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
+			{Deltas: []provider.Delta{text("p")}, Err: &provider.Error{Kind: provider.ErrServer, Status: 503}},
 		}, []EventKind{kStart, kText, kRetry, kText, kRetry, kText, kRetry, kText, kEnd}, provider.ErrServer},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -341,11 +341,11 @@ func TestRetriedTurns(t *testing.T) {
 		want    []EventKind
 		discard bool
 	}{
-		{"after partial text", script{deltas: []provider.Delta{text("Hal")}, err: serverErr},
+		{"after partial text", script{Deltas: []provider.Delta{text("Hal")}, Err: serverErr},
 			[]EventKind{kStart, kText, kRetry, kText, kUsage, kEnd}, true},
-		{"after a partial call", script{deltas: []provider.Delta{callFrag(0, "x", "read_file", `{"pa`)}, err: serverErr},
+		{"after a partial call", script{Deltas: []provider.Delta{callFrag(0, "x", "read_file", `{"pa`)}, Err: serverErr},
 			[]EventKind{kStart, kCall, kRetry, kText, kUsage, kEnd}, true},
-		{"stream ended quietly without finishing", script{deltas: []provider.Delta{text("Hal")}, quiet: true},
+		{"stream ended quietly without finishing", script{Deltas: []provider.Delta{text("Hal")}, Quiet: true},
 			[]EventKind{kStart, kText, kRetry, kText, kUsage, kEnd}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -366,7 +366,7 @@ func TestRetriedTurns(t *testing.T) {
 			if len(msgs) != 3 || msgs[2].Content != "Hello" {
 				t.Errorf("history keeps the failed attempt:\n%s", dumpHistory(msgs))
 			}
-			if n := len(h.prov.requests()); n != 2 {
+			if n := len(h.prov.Requests()); n != 2 {
 				t.Errorf("%d requests", n)
 			}
 		})
@@ -394,8 +394,8 @@ func TestStepLimit(t *testing.T) {
 	read, _, _ := fakeTools()
 	// The same call each time: the loop guard is off so the step limit
 	// alone stops the turn.
-	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.MaxSteps, o.MaxRepeats = 3, -1 }, calls("read_file", `{"path":"a"}`))
-	h.prov.repeat = true
+	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.MaxSteps, o.MaxRepeats = 3, -1 })
+	h.prov.Reset(true, calls("read_file", `{"path":"a"}`))
 	evs := h.turn("loop forever", nil)
 	one := []EventKind{kCall, kReady, kUsage, kRunning, kDone}
 	want := []EventKind{kStart}
@@ -408,7 +408,7 @@ func TestStepLimit(t *testing.T) {
 		!strings.Contains(fin.Err.Error(), "3 model requests") || fin.Usage.PromptTokens != 60 {
 		t.Errorf("finish = %+v", fin)
 	}
-	if n := len(h.prov.requests()); n != 3 {
+	if n := len(h.prov.Requests()); n != 3 {
 		t.Errorf("%d requests, want 3", n)
 	}
 	checkHistory(t, h.a.Messages())
@@ -417,7 +417,7 @@ func TestStepLimit(t *testing.T) {
 func TestCutOffAnswer(t *testing.T) {
 	t.Parallel()
 	_, edit, _ := fakeTools()
-	cut := script{deltas: []provider.Delta{callFrag(0, "c", "edit_file", `{"path":"a.go","new`), finish(provider.FinishLength)}}
+	cut := script{Deltas: []provider.Delta{callFrag(0, "c", "edit_file", `{"path":"a.go","new`), finish(provider.FinishLength)}}
 	h := newHarness(t, tools.NewRegistry(edit), nil, cut, answer("ok"))
 	evs := h.turn("edit", reply(Decision{Kind: AllowOnce}))
 	wantKinds(t, evs, kStart, kCall, kReady, kError, kDone, kText, kUsage, kEnd)
@@ -437,7 +437,7 @@ func TestSessionRequestsShareTheirPrefix(t *testing.T) {
 		calls("run_shell", `{"command":"ls"}`), answer("second"))
 	h.turn("one", nil)
 	h.turn("two", reply(Decision{Kind: Deny}))
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("%d requests", len(reqs))
 	}
@@ -471,7 +471,7 @@ func TestSubmitBusyResetAndModel(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
 	h := newHarness(t, tools.NewRegistry(read), nil,
-		script{deltas: []provider.Delta{text("a")}, hang: true}, answer("b"), answer("c"))
+		script{Deltas: []provider.Delta{text("a")}, Hang: true}, answer("b"), answer("c"))
 	if err := h.a.Submit("one"); err != nil {
 		t.Fatal(err)
 	}
@@ -502,7 +502,7 @@ func TestSubmitBusyResetAndModel(t *testing.T) {
 	if evs[0].Turn != 2 || finishOf(t, evs).Reason != FinishDone {
 		t.Errorf("second turn = %v", kinds(evs))
 	}
-	if reqs := h.prov.requests(); reqs[1].Model != "other-model" || h.a.Model() != "other-model" {
+	if reqs := h.prov.Requests(); reqs[1].Model != "other-model" || h.a.Model() != "other-model" {
 		t.Errorf("model not switched: %q", reqs[1].Model)
 	}
 	if err := h.a.Reset(); err != nil {
@@ -512,7 +512,7 @@ func TestSubmitBusyResetAndModel(t *testing.T) {
 		t.Errorf("after reset:\n%s", dumpHistory(msgs))
 	}
 	h.turn("fresh", nil)
-	if reqs := h.prov.requests(); len(reqs[2].Messages) != 2 || reqs[2].Messages[1].Content != "fresh" {
+	if reqs := h.prov.Requests(); len(reqs[2].Messages) != 2 || reqs[2].Messages[1].Content != "fresh" {
 		t.Errorf("request after reset = %+v", reqs[2].Messages)
 	}
 }
@@ -520,7 +520,7 @@ func TestSubmitBusyResetAndModel(t *testing.T) {
 func TestRunStopClosesEvents(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	h := newHarness(t, tools.NewRegistry(read), nil, script{hang: true})
+	h := newHarness(t, tools.NewRegistry(read), nil, script{Hang: true})
 	if err := h.a.Submit("hang"); err != nil {
 		t.Fatal(err)
 	}

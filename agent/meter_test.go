@@ -317,7 +317,7 @@ func TestMeterReusesAndFindsPrefix(t *testing.T) {
 func TestEstimatedUsageWithoutGatewayUsage(t *testing.T) {
 	t.Parallel()
 	read, _, _ := fakeTools()
-	silent := script{deltas: []provider.Delta{text("It is "), text("main."), finish(provider.FinishStop)}}
+	silent := script{Deltas: []provider.Delta{text("It is "), text("main."), finish(provider.FinishStop)}}
 	h := newHarness(t, tools.NewRegistry(read), nil, calls("read_file", `{"path":"a.go"}`), silent)
 	h.metered = true
 	evs := h.turn("go", nil)
@@ -340,7 +340,7 @@ func TestEstimatedUsageWithoutGatewayUsage(t *testing.T) {
 
 func TestRetryIsMeteredAsASecondAttempt(t *testing.T) {
 	t.Parallel()
-	broken := script{deltas: []provider.Delta{text("par")}, err: &provider.Error{Kind: provider.ErrNetwork, Message: "reset"}}
+	broken := script{Deltas: []provider.Delta{text("par")}, Err: &provider.Error{Kind: provider.ErrNetwork, Message: "reset"}}
 	h := newHarness(t, tools.NewRegistry(), nil, broken, answer("whole"))
 	h.metered = true
 	evs := h.turn("go", nil)

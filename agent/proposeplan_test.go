@@ -41,7 +41,7 @@ func TestProposePlan(t *testing.T) {
 			if fin := finishOf(t, evs); fin.Reason != FinishDone {
 				t.Errorf("finish = %v %v", fin.Reason, fin.Err)
 			}
-			reqs := h.prov.requests()
+			reqs := h.prov.Requests()
 			if len(reqs) != tc.wantRequests {
 				t.Errorf("%d requests, want %d", len(reqs), tc.wantRequests)
 			}

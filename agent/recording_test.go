@@ -57,7 +57,7 @@ func TestRecordingFailureStopsTheTurn(t *testing.T) {
 			if !strings.Contains(last.Text, "no space left on device") {
 				t.Errorf("error %q does not say why", last.Text)
 			}
-			if n := len(h.prov.requests()); n != tt.requests {
+			if n := len(h.prov.Requests()); n != tt.requests {
 				t.Errorf("%d requests sent, want %d", n, tt.requests)
 			}
 			if n := len(read.runs()); n != tt.ran {

@@ -60,7 +60,7 @@ func TestToolResultsReachTheModelRedacted(t *testing.T) {
 			}
 		}
 	}
-	reqs := h.prov.requests()
+	reqs := h.prov.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}

@@ -31,13 +31,13 @@ func TestRetryEvents(t *testing.T) {
 	}{
 		{
 			name:    "provider retry before the first token",
-			scripts: []script{{retried: []provider.Retrying{{Attempt: 2, MaxAttempts: 4, Wait: 30 * time.Second, At: at, Err: limited}}, deltas: answer("ok").deltas}},
+			scripts: []script{{Retried: []provider.Retrying{{Attempt: 2, MaxAttempts: 4, Wait: 30 * time.Second, At: at, Err: limited}}, Deltas: answer("ok").Deltas}},
 			order:   "request retrying text_delta",
 			attempt: 2, max: 4, wait: 30 * time.Second, at: at, kind: provider.ErrRateLimited,
 		},
 		{
 			name:    "agent retry after a broken stream",
-			scripts: []script{{deltas: []provider.Delta{text("par")}, err: &provider.Error{Kind: provider.ErrNetwork, Message: "reset"}}, answer("whole")},
+			scripts: []script{{Deltas: []provider.Delta{text("par")}, Err: &provider.Error{Kind: provider.ErrNetwork, Message: "reset"}}, answer("whole")},
 			order:   "request text_delta retrying request text_delta",
 			attempt: 2, max: defaultMaxRetries + 1, wait: time.Millisecond, kind: provider.ErrNetwork, discard: true,
 		},

@@ -106,7 +106,7 @@ func TestRevertNoteOpensTheNextMessageOnce(t *testing.T) {
 			}
 			// The request carries what the conversation holds, so the
 			// session log (which records TurnStarted's text) keeps it.
-			reqs := h.prov.requests()
+			reqs := h.prov.Requests()
 			if got := reqs[1].Messages[len(reqs[1].Messages)-1].Content; got != second {
 				t.Errorf("the second request sent %q", got)
 			}

@@ -42,7 +42,7 @@ var testTodo = `{"items":[{"text":"read a.txt","status":"done"},{"text":"change 
 // and a compaction keeping the last turn.
 func compactedSession(t *testing.T) (*harness, []provider.Message) {
 	h := newHarness(t, harnessOptions{files: map[string]string{"a.txt": strings.Repeat("alpha\n", 400)}})
-	h.prov.add(calls("", "todo_write", testTodo), answer("Planned."),
+	h.prov.Add(calls("", "todo_write", testTodo), answer("Planned."),
 		calls("", "read_file", args("path", "a.txt")), answer("It says alpha."),
 		answer("Nothing else."),
 		answer("## Goal\nRead a.txt."))
@@ -95,7 +95,7 @@ func TestCompactionIsRecordedAndRestored(t *testing.T) {
 	}
 
 	// The conversation goes on, and a second compaction replaces the first.
-	h.prov.add(calls("", "read_file", args("path", "a.txt")), answer("Still alpha."), answer("More."), answer("## Goal\nStill a.txt."))
+	h.prov.Add(calls("", "read_file", args("path", "a.txt")), answer("Still alpha."), answer("More."), answer("## Goal\nStill a.txt."))
 	h.turn("read a.txt again")
 	h.turn("and now?")
 	h.checkConversation(h.restored())
@@ -112,9 +112,9 @@ func TestCompactionIsRecordedAndRestored(t *testing.T) {
 	// A resumed agent sends what the first would have sent, byte for byte.
 	h.close()
 	r := newHarness(t, harnessOptions{resume: &st, path: h.w.Path(), home: h.home, ws: h.ws})
-	r.prov.add(answer("Resumed."))
+	r.prov.Add(answer("Resumed."))
 	r.turn("go on")
-	sent := r.prov.requests()[0].Messages
+	sent := r.prov.Requests()[0].Messages
 	if !reflect.DeepEqual(nilIfEmpty(sent[1:len(sent)-1]), nilIfEmpty(st.Messages)) {
 		t.Fatalf("resumed request differs:\n%s\nwant\n%s", dump(sent), dump(st.Messages))
 	}
@@ -168,7 +168,7 @@ func TestAutoCompactionMidTurnIsRecorded(t *testing.T) {
 	read := func() script { return calls("", "read_file", args("path", "a.txt")) }
 	// The first read crosses the threshold too, but only the request would
 	// go: not worth a summary, so no compaction request is made.
-	h.prov.add(read(), answer("Read it."), read(), answer("## Goal\nRead a.txt."), answer("Read it again."))
+	h.prov.Add(read(), answer("Read it."), read(), answer("## Goal\nRead a.txt."), answer("Read it again."))
 	if evs := h.turn("read a.txt"); strings.Contains(strings.Join(kinds(evs), " "), "compaction") {
 		t.Fatalf("compacted a conversation with nothing worth compacting: %v", kinds(evs))
 	}
@@ -190,7 +190,7 @@ func TestAutoCompactionMidTurnIsRecorded(t *testing.T) {
 func TestForkOfACompactedSession(t *testing.T) {
 	t.Parallel()
 	h, _ := compactedSession(t)
-	h.prov.add(answer("After."))
+	h.prov.Add(answer("After."))
 	h.turn("after the compaction")
 	want := h.restored()
 	parent, err := Load(h.w.Path())

@@ -139,7 +139,7 @@ func TestRecorderSwitch(t *testing.T) {
 	if err := h.rec.Switch(w, 2); err != nil {
 		t.Fatal(err)
 	}
-	h.prov.add(calls("", "write_file", args("path", "c.txt", "content", "c\n")), answer("three"))
+	h.prov.Add(calls("", "write_file", args("path", "c.txt", "content", "c\n")), answer("three"))
 	h.turn("three")
 	if err := h.rec.Flush(); err != nil {
 		t.Fatal(err)

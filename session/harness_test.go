@@ -8,117 +8,35 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/providertest"
 	"github.com/ternhq/tern/tools"
 )
 
-// script is one scripted model answer.
-type script struct {
-	deltas []provider.Delta
-	// err is reported after the deltas instead of a finish.
-	err error
-	// hang waits for cancellation after the deltas.
-	hang bool
-}
+// script is one scripted model answer; fakeProvider replays them.
+type (
+	script       = providertest.Script
+	fakeProvider = providertest.Provider
+)
 
-// fakeProvider replays scripts, one per request, and keeps the requests.
-type fakeProvider struct {
-	mu      sync.Mutex
-	scripts []script
-	reqs    []provider.Request
-}
-
-func (p *fakeProvider) add(s ...script) {
-	p.mu.Lock()
-	p.scripts = append(p.scripts, s...)
-	p.mu.Unlock()
-}
-
-func (p *fakeProvider) Stream(ctx context.Context, req provider.Request) (provider.Stream, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	req.Messages = cloneConv(req.Messages)
-	p.reqs = append(p.reqs, req)
-	if len(p.scripts) == 0 {
-		return nil, &provider.Error{Kind: provider.ErrBadRequest, Message: "the test scripted no more answers"}
-	}
-	s := p.scripts[0]
-	p.scripts = p.scripts[1:]
-	return &fakeStream{ctx: ctx, s: s}, nil
-}
-
-func (p *fakeProvider) requests() []provider.Request {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]provider.Request(nil), p.reqs...)
-}
-
-type fakeStream struct {
-	ctx       context.Context
-	s         script
-	i         int
-	cur       provider.Delta
-	cancelled bool
-}
-
-func (f *fakeStream) Next() bool {
-	if f.ctx.Err() != nil {
-		f.cancelled = true
-		return false
-	}
-	if f.i >= len(f.s.deltas) {
-		if f.s.hang {
-			<-f.ctx.Done()
-			f.cancelled = true
-		}
-		return false
-	}
-	f.cur = f.s.deltas[f.i]
-	f.i++
-	return true
-}
-
-func (f *fakeStream) Delta() provider.Delta { return f.cur }
-
-func (f *fakeStream) Err() error {
-	switch {
-	case f.cancelled:
-		return &provider.Error{Kind: provider.ErrCancelled, Message: "cancelled", Err: f.ctx.Err()}
-	case f.s.err != nil:
-		return f.s.err
-	}
-	return nil
-}
-
-func (f *fakeStream) Close() error { return nil }
-
-func text(s string) provider.Delta { return provider.Delta{Kind: provider.DeltaText, Text: s} }
-
-func reasoning(s string) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaReasoning, Text: s}
-}
-
+// Delta and script constructors, with this package's usage figures.
+func text(s string) provider.Delta      { return providertest.Text(s) }
+func reasoning(s string) provider.Delta { return providertest.Reasoning(s) }
 func finish(r provider.FinishReason) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaFinish, Finish: r}
+	return providertest.Finish(r)
 }
-
 func usage(p, c, cached int) provider.Delta {
-	return provider.Delta{Kind: provider.DeltaUsage, Usage: provider.Usage{PromptTokens: p, CompletionTokens: c, CachedPromptTokens: cached}}
+	return providertest.Usage(provider.Usage{PromptTokens: p, CompletionTokens: c, CachedPromptTokens: cached})
 }
 
 // answer is a text answer.
 func answer(parts ...string) script {
-	var ds []provider.Delta
-	for _, p := range parts {
-		ds = append(ds, text(p))
-	}
-	return script{deltas: append(ds, usage(100, 10, 50), finish(provider.FinishStop))}
+	return providertest.Answer(provider.Usage{PromptTokens: 100, CompletionTokens: 10, CachedPromptTokens: 50}, parts...)
 }
 
 // callSeq numbers the gateway call ids of scripts.
@@ -127,18 +45,12 @@ var callSeq atomic.Int64
 // calls is an answer made of tool calls, given as name and JSON arguments
 // pairs, each streamed in two fragments after an optional text.
 func calls(say string, nameArgs ...string) script {
-	var ds []provider.Delta
+	id := func(string, int) string { return fmt.Sprintf("gw_%d", callSeq.Add(1)) }
+	s := providertest.Calls(provider.Usage{PromptTokens: 200, CompletionTokens: 20, CachedPromptTokens: 100}, id, nameArgs...)
 	if say != "" {
-		ds = append(ds, text(say))
+		s.Deltas = append([]provider.Delta{text(say)}, s.Deltas...)
 	}
-	for i := 0; i+1 < len(nameArgs); i += 2 {
-		args := nameArgs[i+1]
-		half := len(args) / 2
-		ds = append(ds,
-			provider.Delta{Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{Index: i / 2, HasIndex: true, ID: fmt.Sprintf("gw_%d", callSeq.Add(1)), Name: nameArgs[i], Arguments: args[:half]}},
-			provider.Delta{Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{Index: i / 2, HasIndex: true, Arguments: args[half:]}})
-	}
-	return script{deltas: append(ds, usage(200, 20, 100), finish(provider.FinishToolCalls))}
+	return s
 }
 
 // args encodes tool arguments.

@@ -33,7 +33,7 @@ func roundTrips() []roundTrip {
 	return []roundTrip{
 		{
 			name:    "text and reasoning",
-			scripts: []script{{deltas: []provider.Delta{reasoning("Think "), reasoning("more."), text("Hel"), text("lo."), usage(100, 10, 50), finish(provider.FinishStop)}}},
+			scripts: []script{{Deltas: []provider.Delta{reasoning("Think "), reasoning("more."), text("Hel"), text("lo."), usage(100, 10, 50), finish(provider.FinishStop)}}},
 			check: func(t *testing.T, _ *harness, st State, raw []Record) {
 				e := st.Entries
 				if len(e) != 2 || e[1].Kind != EntryAssistant || e[1].Text != "Hello." || e[1].Reasoning != "Think more." {
@@ -127,7 +127,7 @@ func roundTrips() []roundTrip {
 		{
 			name: "retry drops the failed attempt",
 			scripts: []script{
-				{deltas: []provider.Delta{text("partial")}, err: &provider.Error{Kind: provider.ErrServer, Message: "overloaded", RetryAfter: time.Millisecond}},
+				{Deltas: []provider.Delta{text("partial")}, Err: &provider.Error{Kind: provider.ErrServer, Message: "overloaded", RetryAfter: time.Millisecond}},
 				answer("whole"),
 			},
 			check: func(t *testing.T, _ *harness, st State, _ []Record) {
@@ -138,7 +138,7 @@ func roundTrips() []roundTrip {
 		},
 		{
 			name:     "cancelled mid-answer keeps the partial text",
-			scripts:  []script{{deltas: []provider.Delta{text("I will")}, hang: true}},
+			scripts:  []script{{Deltas: []provider.Delta{text("I will")}, Hang: true}},
 			cancelAt: agent.EventTextDelta,
 			check: func(t *testing.T, _ *harness, st State, _ []Record) {
 				last := st.Entries[len(st.Entries)-1]
@@ -149,8 +149,8 @@ func roundTrips() []roundTrip {
 		},
 		{
 			name: "cancelled with a call half streamed",
-			scripts: []script{{deltas: []provider.Delta{text("Reading"), {Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{
-				HasIndex: true, ID: "gw_half", Name: "read_file", Arguments: `{"pa`}}}, hang: true}},
+			scripts: []script{{Deltas: []provider.Delta{text("Reading"), {Kind: provider.DeltaToolCall, ToolCall: provider.ToolCallFragment{
+				HasIndex: true, ID: "gw_half", Name: "read_file", Arguments: `{"pa`}}}, Hang: true}},
 			cancelAt: agent.EventToolCallStarted,
 			check: func(t *testing.T, _ *harness, st State, _ []Record) {
 				var tool *ToolEntry
@@ -178,7 +178,7 @@ func roundTrips() []roundTrip {
 		},
 		{
 			name:    "failed turn drops the partial answer",
-			scripts: []script{{deltas: []provider.Delta{text("half")}, err: &provider.Error{Kind: provider.ErrBadRequest, Message: "bad request"}}},
+			scripts: []script{{Deltas: []provider.Delta{text("half")}, Err: &provider.Error{Kind: provider.ErrBadRequest, Message: "bad request"}}},
 			check: func(t *testing.T, _ *harness, st State, _ []Record) {
 				last := st.Entries[len(st.Entries)-1]
 				if last.Kind != EntryError || last.ErrorKind != "bad_request" {
@@ -203,7 +203,7 @@ func roundTrips() []roundTrip {
 		},
 		{
 			name:    "cut off at the token limit",
-			scripts: []script{{deltas: []provider.Delta{text("long answer"), usage(10, 4096, 0), finish(provider.FinishLength)}}},
+			scripts: []script{{Deltas: []provider.Delta{text("long answer"), usage(10, 4096, 0), finish(provider.FinishLength)}}},
 			check: func(t *testing.T, _ *harness, st State, _ []Record) {
 				n := len(st.Entries)
 				if n < 2 || st.Entries[n-2].Kind != EntryAssistant || st.Entries[n-1].Kind != EntryError || st.Entries[n-1].ErrorKind != "warning" {
@@ -233,7 +233,7 @@ func roundTrips() []roundTrip {
 			name: "metered requests, one without usage",
 			scripts: []script{
 				calls("Let me look.", "read_file", args("path", "a.txt")),
-				{deltas: []provider.Delta{text("It says one."), finish(provider.FinishStop)}},
+				{Deltas: []provider.Delta{text("It says one."), finish(provider.FinishStop)}},
 			},
 			files: map[string]string{"a.txt": "one\n"},
 			check: func(t *testing.T, h *harness, st State, raw []Record) {
@@ -284,7 +284,7 @@ func TestRecorderRoundTrip(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
 				h := newHarness(t, harnessOptions{files: tc.files, policy: tc.policy, maxSteps: tc.maxSteps})
-				h.prov.add(tc.scripts...)
+				h.prov.Add(tc.scripts...)
 				h.decide = tc.decide
 				if tc.cancelAt != 0 {
 					once := sync.Once{}
@@ -324,9 +324,9 @@ func TestRecorderRoundTrip(t *testing.T) {
 func checkResume(t *testing.T, h *harness, st State, want []provider.Message) {
 	t.Helper()
 	h2 := newHarness(t, harnessOptions{resume: &st, path: h.w.Path(), home: h.home, ws: h.ws})
-	h2.prov.add(answer("again"))
+	h2.prov.Add(answer("again"))
 	h2.turn("next")
-	reqs := h2.prov.requests()
+	reqs := h2.prov.Requests()
 	if len(reqs) != 1 {
 		t.Fatalf("resumed agent made %d requests", len(reqs))
 	}

@@ -15,7 +15,7 @@ import (
 func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOptions{files: map[string]string{"a.txt": "one\n"}})
-	h.prov.add(
+	h.prov.Add(
 		calls("", "read_file", args("path", "a.txt")),
 		calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
 			"run_shell", args("command", "date")),
@@ -29,7 +29,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	h.rec.PolicyChanged(agent.PolicyReadOnly)
 	h.a.SetPolicy(agent.PolicyAutoEdit)
 	h.rec.PolicyChanged(agent.PolicyAutoEdit)
-	h.prov.add(answer("Still here."))
+	h.prov.Add(answer("Still here."))
 	h.turn("are you there?")
 	want := h.a.Messages()
 	wantGrants := h.a.Grants()
@@ -75,7 +75,7 @@ func TestResumeRestoresWhatShapedTheSession(t *testing.T) {
 	if got := h2.a.Messages(); !reflect.DeepEqual(nilIfEmpty(got), nilIfEmpty(want)) {
 		t.Errorf("resumed agent's conversation differs\n got: %s\nwant: %s", dump(got), dump(want))
 	}
-	h2.prov.add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
+	h2.prov.Add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
 	h2.decide = func(r *agent.ApprovalRequest) agent.Decision {
 		t.Errorf("asked about %s although the session granted it", r.Call.Args)
 		return agent.Decision{Kind: agent.Deny}
@@ -193,7 +193,7 @@ func TestResumeDropsRevokedGrants(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t, harnessOptions{files: map[string]string{"a.txt": "one\n"}})
-			h.prov.add(
+			h.prov.Add(
 				calls("", "read_file", args("path", "a.txt")),
 				calls("", "edit_file", args("path", "a.txt", "old_string", "one", "new_string", "two"),
 					"run_shell", args("command", "date")),
@@ -206,7 +206,7 @@ func TestResumeDropsRevokedGrants(t *testing.T) {
 			}
 			h.rec.GrantRevoked("run_shell:date")
 			if tc.regrant {
-				h.prov.add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
+				h.prov.Add(calls("", "run_shell", args("command", "date -u")), answer("ok"))
 				h.turn("again")
 			}
 			h.close()

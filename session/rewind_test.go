@@ -25,14 +25,14 @@ func twoTurns(t *testing.T, git bool) (h *harness, afterOne, afterTwo []provider
 	if git != (h.shadow != nil) {
 		t.Fatalf("git workspace %v but shadow %v", git, h.shadow)
 	}
-	h.prov.add(
+	h.prov.Add(
 		calls("", "read_file", args("path", "a.txt")),
 		calls("", "edit_file", args("path", "a.txt", "old_string", "v0", "new_string", "v1")),
 		answer("Turn one done."),
 	)
 	h.turn("one")
 	afterOne = h.a.Messages()[1:]
-	h.prov.add(
+	h.prov.Add(
 		calls("", "edit_file", args("path", "a.txt", "old_string", "v1", "new_string", "v2"),
 			"write_file", args("path", "new/b.txt", "content", "b\n"),
 			"run_shell", args("command", "echo s > s.txt && rm keep.txt")),

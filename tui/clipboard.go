@@ -12,6 +12,24 @@ import (
 	"github.com/ternhq/tern/tui/sanitize"
 )
 
+// clipboard is the ways /copy can hand text to the clipboard. The model
+// holds one so that tests can see what would be copied without touching the
+// clipboard of whoever runs them.
+type clipboard struct {
+	// osc52 asks the terminal to set its clipboard (OSC 52).
+	osc52 func(text string) tea.Cmd
+	// tmux loads text into tmux's paste buffer.
+	tmux func(ctx context.Context, text string) error
+	// tool pipes text to a local clipboard program, if one is installed.
+	tool func(ctx context.Context, text string)
+}
+
+// systemClipboard is the real clipboard: the terminal, tmux and the
+// programs installed.
+func systemClipboard() clipboard {
+	return clipboard{osc52: tea.SetClipboard, tmux: copyWithTmux, tool: copyWithTool}
+}
+
 // lastAnswer is the Markdown of the most recent assistant message.
 func (m *model) lastAnswer() string {
 	for i := len(m.tr.blocks) - 1; i >= 0; i-- {
@@ -35,19 +53,19 @@ func (m *model) cmdCopy(string) tea.Cmd {
 	}
 	lines := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
 	what := "the last answer (" + itoa(lines) + " lines)"
-	ctx := m.ctx
+	ctx, clip := m.ctx, m.clip
 	if m.getenv("TMUX") != "" {
 		m.setNotice("copying "+what+"…", false)
 		return func() tea.Msg {
-			if err := copyWithTmux(ctx, text); err != nil {
+			if err := clip.tmux(ctx, text); err != nil {
 				return copiedMsg{text: text, what: what, tmuxErr: err}
 			}
 			return noticeMsg{text: "copied " + what + " via tmux buffer"}
 		}
 	}
 	m.setNotice("sent "+what+" to the terminal via OSC 52 (your terminal must allow it)", false)
-	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
-		copyWithTool(ctx, text)
+	return tea.Batch(clip.osc52(text), func() tea.Msg {
+		clip.tool(ctx, text)
 		return nil
 	})
 }
@@ -61,7 +79,7 @@ type copiedMsg struct {
 // onCopied falls back to OSC 52 when tmux would not take the text.
 func (m *model) onCopied(msg copiedMsg) tea.Cmd {
 	m.setNotice("tmux did not take it ("+sanitize.Clean(msg.tmuxErr.Error())+"); sent "+msg.what+" to the terminal via OSC 52 (your terminal must allow it)", false)
-	return tea.SetClipboard(msg.text)
+	return m.clip.osc52(msg.text)
 }
 
 // copyWithTmux loads text into tmux's paste buffer; -w also sets the outer

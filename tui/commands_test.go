@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -219,24 +220,33 @@ func TestApprovalCommand(t *testing.T) {
 	}
 }
 
+// TestCopyLastAnswer checks what /copy hands the clipboard outside tmux:
+// nothing before there is an answer, then the last answer's Markdown, both
+// to the terminal (OSC 52) and to a local clipboard program.
 func TestCopyLastAnswer(t *testing.T) {
 	t.Parallel()
 	m, _ := newTestModel(t, Options{})
+	clip := &fakeClipboard{}
+	m.clip = clip.clipboard()
 	typeText(m, "/copy")
-	_, cmd := m.Update(keyEnter)
+	stepWait(m, keyEnter, time.Second)
 	if !m.noticeBad {
 		t.Fatalf("copy with no answer: %q", m.notice)
 	}
-	_ = cmd
+	if osc52, tmux, tool := clip.got(); len(osc52)+len(tmux)+len(tool) > 0 {
+		t.Fatalf("copy with no answer handed the clipboard %q, %q, %q", osc52, tmux, tool)
+	}
 	events(m, agent.Event{Kind: agent.EventTurnStarted}, agent.Event{Kind: agent.EventTextDelta, Text: "the **answer**\n"},
 		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
-	if got := m.lastAnswer(); got != "the **answer**\n" {
-		t.Fatalf("last answer %q", got)
-	}
 	typeText(m, "/copy")
-	press(m, keyEnter)
+	stepWait(m, keyEnter, time.Second)
 	if m.noticeBad || !strings.Contains(m.notice, "via OSC 52") {
 		t.Fatalf("notice %q", m.notice)
+	}
+	want := []string{"the **answer**\n"}
+	osc52, tmux, tool := clip.got()
+	if !slices.Equal(osc52, want) || !slices.Equal(tool, want) || len(tmux) > 0 {
+		t.Errorf("copied %q through OSC 52, %q through a clipboard program, %q through tmux; want %q through the first two", osc52, tool, tmux, want)
 	}
 }
 

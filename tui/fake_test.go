@@ -126,6 +126,7 @@ func newTestModel(t *testing.T, opts Options) (*model, *fakeBackend) {
 	}
 	m := newModel(context.Background(), opts, noEnv)
 	m.clock = func() time.Time { return fixedClock }
+	m.clip = (&fakeClipboard{}).clipboard() // tests that look at it put in their own
 	m.keyGuard = 0
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return m, fb

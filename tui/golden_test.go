@@ -18,6 +18,24 @@ import (
 	"github.com/ternhq/tern/tools"
 )
 
+// goldenProfile is the colour profile the golden tests give the program:
+// 256 colours, as most terminals tern meets have.
+const goldenProfile = colorprofile.ANSI256
+
+// requireGolden compares the screen with testdata/<test>.golden as the
+// terminal receives it: its colours converted to goldenProfile, as Bubble
+// Tea converts them on the way out, so a colour that the profile cannot show
+// is caught here and not only on a real terminal.
+func requireGolden(t *testing.T, view string) {
+	t.Helper()
+	var out strings.Builder
+	w := &colorprofile.Writer{Forward: &out, Profile: goldenProfile}
+	if _, err := w.WriteString(view); err != nil {
+		t.Fatal(err)
+	}
+	golden.RequireEqual(t, out.String())
+}
+
 // goldenRun drives the real program around a fake agent: drive sends
 // events and keys, then the final screen is compared with
 // testdata/<test>.golden (go test ./tui -run Golden -update rewrites it).
@@ -39,7 +57,7 @@ func goldenRun(t *testing.T, w, h int, opts Options, drive func(tm *teatest.Test
 	tm := teatest.NewTestModel(t, probed{m},
 		teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(
-			tea.WithColorProfile(colorprofile.ANSI256),
+			tea.WithColorProfile(goldenProfile),
 			tea.WithEnvironment([]string{"TERM=xterm-256color"}),
 		))
 	drive(tm, fb)
@@ -47,7 +65,7 @@ func goldenRun(t *testing.T, w, h int, opts Options, drive func(tm *teatest.Test
 		t.Fatal(err)
 	}
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed)
-	golden.RequireEqual(t, fm.View().Content)
+	requireGolden(t, fm.View().Content)
 }
 
 // probe asks the running model a question from inside its event loop, so

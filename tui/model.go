@@ -46,6 +46,8 @@ type model struct {
 	be     Backend
 	getenv func(string) string
 	clock  func() time.Time
+	// clip is how /copy reaches the clipboard; tests put a fake here.
+	clip clipboard
 	// jobControl reports whether a shell can resume tern after ctrl+z.
 	jobControl func() bool
 
@@ -157,6 +159,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 		be:       opts.Agent,
 		getenv:   getenv,
 		clock:    time.Now,
+		clip:     systemClipboard(),
 		tr:       newTranscript(),
 		cards:    map[string]*toolCard{},
 		streamed: map[block]bool{},
@@ -232,8 +235,9 @@ func (m *model) Init() tea.Cmd {
 // with it for the CPU.
 const warmDelay = 150 * time.Millisecond
 
-// warmMarkdown fills the highlighter's registries in the background shortly
-// after start, so the first code block of an answer does not wait ~25 ms.
+// warmMarkdown readies the highlighter in the background shortly after
+// start (markdown.Warm), so the first code block of an answer does not wait
+// for it.
 func warmMarkdown(style markdown.Style) tea.Cmd {
 	return tea.Tick(warmDelay, func(time.Time) tea.Msg {
 		markdown.Warm(style)

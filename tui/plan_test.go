@@ -8,8 +8,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
-	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/agent"
@@ -195,7 +193,7 @@ func featureGolden(t *testing.T, h int, drive func(tm *teatest.TestModel, fb *fe
 	tm := teatest.NewTestModel(t, probed{m},
 		teatest.WithInitialTermSize(80, h),
 		teatest.WithProgramOptions(
-			tea.WithColorProfile(colorprofile.ANSI256),
+			tea.WithColorProfile(goldenProfile),
 			tea.WithEnvironment([]string{"TERM=xterm-256color"}),
 		))
 	drive(tm, fb)
@@ -203,7 +201,7 @@ func featureGolden(t *testing.T, h int, drive func(tm *teatest.TestModel, fb *fe
 		t.Fatal(err)
 	}
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed)
-	golden.RequireEqual(t, fm.View().Content)
+	requireGolden(t, fm.View().Content)
 }
 
 // TestGoldenCompaction is /compact's block: labelled, with what it

@@ -130,11 +130,11 @@ func Run(ctx context.Context, opts Options) error {
 	m := newModel(ctx, opts, os.Getenv)
 	// lipgloss detected stdout's colour profile when it was loaded; Bubble Tea
 	// would detect it again, the same way, and inside tmux that runs
-	// `tmux info` a second time (10-25 ms of the launch).
-	// Bubble Tea's default 60 frames a second, not its most (120): at 120 a
-	// keystroke shows in 5 ms instead of 13 and the first frame comes 8 ms
-	// sooner, but a 4 KB/s stream cost 0.012 CPU s/s more, and that target
-	// has less room than the other two.
+	// `tmux info` a second time, a process on the way to the first frame.
+	// Bubble Tea's default 60 frames a second, not its most (120): 120 shows
+	// keystrokes and the first frame sooner but costs a slow stream more
+	// CPU, and that target of the end-to-end benchmark
+	// (cmd/tern/e2e_bench_test.go) has less room than the other two.
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile))
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.

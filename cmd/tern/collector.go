@@ -18,8 +18,8 @@ const (
 // pauseCollector stops garbage collection for d, then restores
 // the settings the process started with (GOGC and GOMEMLIMIT included).
 // Start-up allocates a few MB that mostly stay live; collecting them on the
-// way to the interface's first frame cost it 8-15 ms, and skipping that
-// costs about 1.5 MB of RSS.
+// way to the interface's first frame delays it more than skipping the
+// collections costs in RSS (the launch rows of cmd/tern/e2e_bench_test.go).
 func pauseCollector(d time.Duration) {
 	percent := debug.SetGCPercent(-1)
 	limit := debug.SetMemoryLimit(-1) // a negative limit reads it without changing it

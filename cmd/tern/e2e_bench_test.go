@@ -23,6 +23,18 @@ import (
 // With TERN_E2E_PERF=<file> as well, perf records tern's call stacks while
 // the fast answers stream (into <file>.fast) and while the slow one does
 // (<file>.slow); read them with perf report -i <file>.fast.
+//
+// What it measured when these choices were made, on a 2-CPU machine (the
+// code comments keep only the reasons, since figures go stale):
+//   - launch: collecting garbage on the way to the first frame cost 8-15 ms
+//     (cmd/tern/collector.go), building go-runewidth's table 10-15 ms
+//     (internal/warm), and a second `tmux info` 10-25 ms (tui/run.go);
+//   - 120 frames a second instead of 60 showed a keystroke in 5 ms instead
+//     of 13 and the first frame 8 ms sooner, but cost a 4 KB/s stream
+//     0.012 CPU s/s more (tui/run.go);
+//   - reading the body every 50 ms instead of every 33 ms cost a 4 KB/s
+//     stream 0.040 instead of 0.051 CPU s/s without the interface
+//     (provider/openai/pace.go).
 
 // Targets from the interface's issue.
 const (

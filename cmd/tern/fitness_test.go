@@ -123,6 +123,12 @@ var layerRules = []layerRule{
 		applies: except("cmd"),
 		reason:  "cmd/tern is the top: flags, configuration and subcommands; a layer reading tern's configuration or flags directly would bypass the options the wiring passes down",
 	},
+	{
+		name:    "provider/providertest only in tests",
+		imports: []string{modulePrefix + "provider/providertest"},
+		applies: except("provider/providertest"),
+		reason:  "provider/providertest is the scripted fake provider the tests share; shipped code answering from scripts would be a mock, and provider/mock is the offline provider that ships",
+	},
 }
 
 // except applies a rule to every package but the named ones and their sub-packages.
@@ -425,6 +431,8 @@ func TestArchitectureCases(t *testing.T) {
 		{"tools", modulePrefix + "providerx", false, nil},
 		{"tui", modulePrefix + "cmd/tern/config", false, []string{"nothing imports cmd/tern"}},
 		{"cmd/tern/doctor", modulePrefix + "cmd/tern/config", false, nil},
+		{"agent", modulePrefix + "provider/providertest", false, []string{"provider/providertest only in tests"}},
+		{"agent", modulePrefix + "provider/providertest", true, nil},
 	}
 	for _, tc := range tests {
 		vs := checkRules(layerRules, map[string][]importEdge{tc.pkg: {{path: tc.imp, pos: "x.go:1", test: tc.test}}})
@@ -435,5 +443,42 @@ func TestArchitectureCases(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s importing %s (test %v): rules %q, want %q", tc.pkg, tc.imp, tc.test, got, tc.want)
 		}
+	}
+}
+
+// replaceLines returns the numbers of the lines of a go.mod file that open a
+// replace directive, on its own or as a block.
+func replaceLines(gomod string) []int {
+	var lines []int
+	for i, line := range strings.Split(gomod, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && (f[0] == "replace" || strings.HasPrefix(f[0], "replace(")) {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines
+}
+
+// TestGoModHasNoReplace keeps the module installable with go install
+// module@version, which refuses a go.mod with a replace directive, and keeps
+// every dependency on its upstream releases, so their fixes arrive with an
+// upgrade instead of being ported into a copy by hand.
+func TestGoModHasNoReplace(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile(filepath.Join(moduleRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := replaceLines(string(data)); len(lines) > 0 {
+		t.Errorf("go.mod has a replace directive on line(s) %v: depend on an upstream release instead", lines)
+	}
+}
+
+// TestReplaceLinesCanFail checks that the replace check sees both forms of
+// the directive and nothing else.
+func TestReplaceLinesCanFail(t *testing.T) {
+	t.Parallel()
+	gomod := "module x\n\nrequire (\n\ta v1.0.0 // replaces b\n)\n\nreplace a => ./a\nreplace (\n\tb => ./b\n)\n// replace c => ./c\n"
+	if got, want := replaceLines(gomod), []int{7, 8}; !slices.Equal(got, want) {
+		t.Errorf("replace directives on lines %v, want %v", got, want)
 	}
 }

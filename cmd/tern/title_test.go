@@ -7,61 +7,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/providertest"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
 )
 
-// titleProvider answers every request with title, or fails with err; with
-// hold it waits until the request is cancelled.
-type titleProvider struct {
-	title string
-	err   error
-	hold  bool
-	mu    sync.Mutex
-	reqs  []provider.Request
+// titled is a provider whose one answer is title.
+func titled(title string) *providertest.Provider {
+	return providertest.New(providertest.Script{Deltas: []provider.Delta{providertest.Text(title), providertest.Finish(provider.FinishStop)}})
 }
-
-func (p *titleProvider) Stream(ctx context.Context, req provider.Request) (provider.Stream, error) {
-	p.mu.Lock()
-	p.reqs = append(p.reqs, req)
-	p.mu.Unlock()
-	if p.hold {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	if p.err != nil {
-		return nil, p.err
-	}
-	return &titleStream{deltas: []provider.Delta{{Kind: provider.DeltaText, Text: p.title}, {Kind: provider.DeltaFinish, Finish: provider.FinishStop}}}, nil
-}
-
-func (p *titleProvider) requests() []provider.Request {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]provider.Request(nil), p.reqs...)
-}
-
-type titleStream struct {
-	deltas []provider.Delta
-	cur    provider.Delta
-}
-
-func (s *titleStream) Next() bool {
-	if len(s.deltas) == 0 {
-		return false
-	}
-	s.cur, s.deltas = s.deltas[0], s.deltas[1:]
-	return true
-}
-func (s *titleStream) Delta() provider.Delta { return s.cur }
-func (s *titleStream) Err() error            { return nil }
-func (s *titleStream) Close() error          { return nil }
 
 // fakeConversation is the agent's side the titler reads.
 type fakeConversation struct{ messages []provider.Message }
@@ -78,7 +37,7 @@ func TestTitler(t *testing.T) {
 	answered := []provider.Message{{Role: provider.RoleUser, Content: "fix the loader"}, {Role: provider.RoleAssistant, Content: "Done: it streams now."}}
 	tests := []struct {
 		name       string
-		prov       *titleProvider
+		prov       *providertest.Provider
 		titleModel string
 		messages   []provider.Message
 		renameTo   string
@@ -86,11 +45,11 @@ func TestTitler(t *testing.T) {
 		wantModel  string // the model asked ("" when no request)
 		wantDebug  string
 	}{
-		{name: "named after the first answer", prov: &titleProvider{title: "\"Streaming session loader.\"\n"}, messages: answered, want: "Streaming session loader", wantModel: "session-model"},
-		{name: "title_model", prov: &titleProvider{title: "Loader"}, titleModel: "small-model", messages: answered, want: "Loader", wantModel: "small-model"},
-		{name: "no answer yet: not asked", prov: &titleProvider{title: "x"}, messages: answered[:1], want: "fix the loader"},
-		{name: "renamed first", prov: &titleProvider{title: "Generated"}, messages: answered, renameTo: "mine", want: "mine"},
-		{name: "failure is only logged", prov: &titleProvider{err: errors.New("HTTP 500")}, messages: answered, want: "fix the loader", wantModel: "session-model", wantDebug: "no title: title request: HTTP 500"},
+		{name: "named after the first answer", prov: titled("\"Streaming session loader.\"\n"), messages: answered, want: "Streaming session loader", wantModel: "session-model"},
+		{name: "title_model", prov: titled("Loader"), titleModel: "small-model", messages: answered, want: "Loader", wantModel: "small-model"},
+		{name: "no answer yet: not asked", prov: titled("x"), messages: answered[:1], want: "fix the loader"},
+		{name: "renamed first", prov: titled("Generated"), messages: answered, renameTo: "mine", want: "mine"},
+		{name: "failure is only logged", prov: providertest.New(providertest.Script{StartErr: errors.New("HTTP 500")}), messages: answered, want: "fix the loader", wantModel: "session-model", wantDebug: "no title: title request: HTTP 500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,8 +74,9 @@ func TestTitler(t *testing.T) {
 			if _, ok := <-out; ok {
 				t.Fatal("the watched stream did not close after its input")
 			}
+			tl.wg.Wait() // the title request ends by itself; stop would cancel it
 			tl.stop()
-			reqs := tt.prov.requests()
+			reqs := tt.prov.Requests()
 			switch {
 			case tt.wantModel == "" && len(reqs) != 0:
 				t.Fatalf("%d title requests, want none", len(reqs))
@@ -145,13 +105,13 @@ func TestTitlerStopCancels(t *testing.T) {
 	t.Parallel()
 	home := t.TempDir()
 	log := newTestLog(t, home)
-	prov := &titleProvider{hold: true}
+	prov := providertest.New(providertest.Script{Hang: true})
 	tl := newTitler(context.Background(), prov, "", fakeConversation{[]provider.Message{{Role: provider.RoleUser, Content: "p"}, {Role: provider.RoleAssistant, Content: "a"}}}, log, func(string, ...any) {})
 	in := make(chan agent.Event, 1)
 	out := tl.watch(in)
 	in <- agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}}
 	<-out
-	for len(prov.requests()) == 0 {
+	for len(prov.Requests()) == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	done := make(chan struct{})

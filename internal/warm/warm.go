@@ -27,9 +27,9 @@ func init() {
 
 // widths builds go-runewidth's lookup table, which the first width
 // measurement of a character above U+02FF (the interface's box drawing)
-// would otherwise build on the way to the first frame: 2 MB filled, 10-15 ms
-// on the machines tern is measured on. Every width function that uses the
-// table waits for the same build, so starting it here only moves it earlier.
+// would otherwise build on the way to the first frame: a table of megabytes,
+// filled one character at a time. Every width function that uses the table
+// waits for the same build, so starting it here only moves it earlier.
 func widths() {
 	_ = runewidth.RuneWidth('─')
 }

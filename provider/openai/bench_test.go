@@ -61,7 +61,10 @@ func recordedAnswer() (body []byte, text string, args [2]string) {
 // BenchmarkStream15k streams a recorded 15,000-event answer from a local
 // server through the provider and a provider.Accumulator. It reports wall
 // and CPU time per event (CPU of the whole process: client, in-process
-// server and GC) and allocations per event.
+// server and GC) and allocations per event. When the reading pace and the
+// chunk decoder were chosen it showed a wake-up per token costing 50-200 µs
+// of CPU (provider/openai/pace.go) and encoding/json about 3 µs and a dozen
+// allocations per chunk (provider/openai/scan.go).
 func BenchmarkStream15k(b *testing.B) {
 	body, text, args := recordedAnswer()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -8,10 +8,10 @@ import (
 
 // Reading pace. A gateway flushes every token as its own small write, so a
 // reader that reads as soon as bytes arrive wakes up once per token: a
-// thousand times a second for a fast model. On the 2-CPU machines tern is
-// measured on a wake-up costs 50-200 µs of CPU in the Go scheduler and the
-// kernel, more than everything else the token costs, and each read wakes
-// the agent, the session recorder and the interface in turn. While the
+// thousand times a second for a fast model. A wake-up costs more CPU in the
+// Go scheduler and the kernel than everything else the token costs
+// (BenchmarkStream15k), and each read wakes the agent, the session recorder
+// and the interface in turn. While the
 // answer arrives in small pieces, the body is therefore read at most once
 // per paceInterval: the kernel holds what arrives in between, and one read
 // takes it all. A read that returns paceBytes or more means the data comes
@@ -19,10 +19,10 @@ import (
 // never limits throughput; the first read after a pause in the stream is
 // never delayed. What this costs is at most paceInterval of latency on a
 // piece that arrives within paceInterval of the previous one (the end of an
-// answer included). 50 ms rather than a 30 fps frame (33 ms): a 4 KB/s
-// answer then cost 0.040 instead of 0.051 CPU s/s without the interface
-// (interleaved runs), and with it the interface redraws streaming text
-// every 50-100 ms anyway, as its frames adapt to what they cost.
+// answer included). The interval is longer than a 30 fps frame: a slowly
+// streamed answer costs less CPU that way (the end-to-end benchmark's 4 KB/s
+// stream, cmd/tern/e2e_bench_test.go), and the interface redraws streaming
+// text no more often anyway, as its frames adapt to what they cost.
 const (
 	paceInterval = 50 * time.Millisecond
 	paceBytes    = 2 << 10

@@ -15,7 +15,8 @@ const maxDepth = 10000
 // decoder is a small JSON reader specialised for chat completion chunks. It
 // decodes only the keys tern uses and validates everything it skips, so
 // malformed JSON is always an error. It exists because encoding/json costs
-// about 3 µs and a dozen allocations per chunk, most of the per-event budget.
+// several times as much time and allocation per chunk, most of the per-event
+// budget that BenchmarkStream15k measures.
 type decoder struct {
 	data    []byte
 	i       int
