@@ -27,3 +27,11 @@ func fdPath(f *os.File) (p string, ok bool) {
 	}
 	return p, true
 }
+
+// fdName returns the path the kernel knows for the descriptor fd, with the
+// " (deleted)" it adds when that name was removed or replaced since the
+// open; known is false when /proc cannot tell.
+func fdName(fd int) (p string, known bool) {
+	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	return p, err == nil
+}

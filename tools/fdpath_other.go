@@ -8,3 +8,6 @@ import "os"
 // then judge the name they opened (the root still keeps the open inside
 // the workspace).
 func fdPath(*os.File) (string, bool) { return "", false }
+
+// fdName cannot tell, on this system, the path of a descriptor.
+func fdName(int) (string, bool) { return "", false }

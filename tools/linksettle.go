@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,20 +15,25 @@ import (
 // so for a moment a lookup of the name still finds the old file while its
 // count already says 1. A hard link to .env opened under an innocent name
 // and being replaced just then looks like a file with one name, and the
-// secret index is never asked. (Measured on Linux ext4: about one open in
-// 100,000 against a process that swaps the name in a loop.)
+// secret index is never asked. (Traced in TestProcessSwapRace: open, fstat
+// and lstat all saw the hard link with one link.)
 //
-// Renames and unlinks hold their folder's lock until the name cache is
-// updated, and reading a folder takes that same lock, so reading the
-// folder once waits for any such change under way. After that wait the
-// file and its name are looked at again; a change of the file's status
-// time in between means its links changed, and it is checked as a file
-// with several links.
+// Renames and unlinks hold their folder's lock from before they lower the
+// count until the name cache is updated, and reading the folder takes that
+// lock, so reading it once waits for any such change that was under way
+// when the file was looked at. If, after that wait, the name the file was
+// opened by is still its name (on Linux the kernel says so through
+// /proc/self/fd; a replaced name reads "(deleted)"), no change of that
+// name was under way, and the counts seen before included it: one link
+// then means that name is the file's only one. Where the system cannot
+// tell, the name is looked up again and a change of the file's status
+// time counts as several links, which narrows the window without closing
+// it.
 
 // settledLinks returns the link count of the file f, opened by the
-// workspace path rel, once no rename or unlink is under way in rel's
-// folder: the largest count seen, or 2 when the file's links changed in
-// between. The name must still lead to f, or the file counts as swapped.
+// workspace path rel, once no rename or unlink of that name can be under
+// way (see above); the name must still be f's, or the file counts as
+// swapped.
 func (w *Workspace) settledLinks(rel string, f *os.File) (uint64, error) {
 	var before unix.Stat_t
 	if err := fileControl(f, func(fd int) error { return unix.Fstat(fd, &before) }); err != nil {
@@ -49,9 +55,14 @@ func (w *Workspace) settledLinks(rel string, f *os.File) (uint64, error) {
 	defer func() { _ = d.Close() }()
 	var links uint64
 	err = dirControl(d, func(dirfd int) {
-		if err = dirBarrier(dirfd); err == nil {
-			links, err = linksAfterBarrier(dirfd, path.Base(rel), &before)
+		if err = dirBarrier(dirfd); err != nil {
+			return
 		}
+		err = fileControl(f, func(fd int) error {
+			var lerr error
+			links, lerr = linksAfterBarrier(dirfd, path.Base(rel), fd, w.absOf(rel), &before)
+			return lerr
+		})
 	})
 	if err != nil {
 		return 0, fmt.Errorf("%s %w", displayPath(rel), err)
@@ -59,11 +70,24 @@ func (w *Workspace) settledLinks(rel string, f *os.File) (uint64, error) {
 	return links, nil
 }
 
-// linksAfterBarrier looks again, after dirBarrier, at the name in the
-// folder dirfd of a file first seen as before: the name must still lead to
-// it, and the result is its largest link count seen, or 2 when its status
-// time changed in between (a link made and removed again).
-func linksAfterBarrier(dirfd int, name string, before *unix.Stat_t) (uint64, error) {
+// absOf is the absolute path of the workspace path rel.
+func (w *Workspace) absOf(rel string) string { return filepath.Join(w.Root, filepath.FromSlash(rel)) }
+
+// linksAfterBarrier judges, after dirBarrier, the file open as fd that was
+// seen as before under the name abs (name within the folder dirfd): the
+// name must still be the file's, and the result is its link count.
+func linksAfterBarrier(dirfd int, name string, fd int, abs string, before *unix.Stat_t) (uint64, error) {
+	if now, known := fdName(fd); known {
+		if now != abs {
+			return 0, errSwapped // renamed, or replaced: "(deleted)"
+		}
+		// A link made since the first look counts too.
+		var after unix.Stat_t
+		if err := unix.Fstat(fd, &after); err != nil {
+			return 0, err
+		}
+		return uint64(max(before.Nlink, after.Nlink)), nil //nolint:unconvert // the field types differ between systems
+	}
 	var now unix.Stat_t
 	if err := unix.Fstatat(dirfd, name, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return 0, errSwapped

@@ -4,41 +4,64 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// TestSettleSeesLinkChanges checks the second look after a folder barrier: a file
-// whose links changed since it was first seen counts as a file with
-// several links, even when it is back to one, and a name that leads to
-// another file since counts as swapped.
-func TestSettleSeesLinkChanges(t *testing.T) {
+// TestLinksAfterBarrier checks the second look after a folder barrier: a
+// name that no longer is the opened file's counts as swapped, a link made
+// since counts, and where the descriptor's name cannot be read (fd -1
+// stands for that) a file whose links changed in between counts as one
+// with several links, even when it is back to one.
+func TestLinksAfterBarrier(t *testing.T) {
 	t.Parallel()
+	link := func(dir string) error {
+		return os.Link(filepath.Join(dir, "notes.txt"), filepath.Join(dir, ".env"))
+	}
 	for _, tc := range []struct {
 		name      string
+		byName    bool // judge by name only, as where /proc cannot tell
 		between   func(dir string) error
 		wantLinks uint64
 		wantErr   error
 	}{
-		{"unchanged", func(string) error { return nil }, 1, nil},
-		{"linked and unlinked again", func(dir string) error {
-			if err := os.Link(filepath.Join(dir, "notes.txt"), filepath.Join(dir, ".env")); err != nil {
+		{"unchanged", false, func(string) error { return nil }, 1, nil},
+		{"linked since", false, link, 2, nil},
+		{"name replaced", false, func(dir string) error {
+			if err := os.WriteFile(filepath.Join(dir, "other"), []byte("x"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(filepath.Join(dir, "other"), filepath.Join(dir, "notes.txt"))
+		}, 0, errSwapped},
+		{"name removed, file linked elsewhere", false, func(dir string) error {
+			if err := link(dir); err != nil {
+				return err
+			}
+			return os.Remove(filepath.Join(dir, "notes.txt"))
+		}, 0, errSwapped},
+		{"renamed away", false, func(dir string) error {
+			return os.Rename(filepath.Join(dir, "notes.txt"), filepath.Join(dir, "moved"))
+		}, 0, errSwapped},
+		{"by name: unchanged", true, func(string) error { return nil }, 1, nil},
+		{"by name: linked and unlinked again", true, func(dir string) error {
+			if err := link(dir); err != nil {
 				return err
 			}
 			return os.Remove(filepath.Join(dir, ".env"))
 		}, 2, nil},
-		{"still linked", func(dir string) error {
-			return os.Link(filepath.Join(dir, "notes.txt"), filepath.Join(dir, ".env"))
-		}, 2, nil},
-		{"name replaced", func(dir string) error {
-			return os.WriteFile(filepath.Join(dir, "other"), []byte("x"), 0o644)
-		}, 0, errSwapped},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
+			if !tc.byName && runtime.GOOS != "linux" {
+				t.Skip("the descriptor's name is read from /proc")
+			}
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
 			p := filepath.Join(dir, "notes.txt")
 			if err := os.WriteFile(p, []byte("plain\n"), 0o644); err != nil {
 				t.Fatal(err)
@@ -57,17 +80,16 @@ func TestSettleSeesLinkChanges(t *testing.T) {
 			if err := tc.between(dir); err != nil {
 				t.Fatal(err)
 			}
-			if tc.wantErr != nil {
-				if err := os.Rename(filepath.Join(dir, "other"), p); err != nil {
-					t.Fatal(err)
-				}
-			}
 			dfd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer func() { _ = unix.Close(dfd) }()
-			links, err := linksAfterBarrier(dfd, "notes.txt", &before)
+			fd := int(f.Fd())
+			if tc.byName {
+				fd = -1
+			}
+			links, err := linksAfterBarrier(dfd, "notes.txt", fd, p, &before)
 			if !errors.Is(err, tc.wantErr) || links != tc.wantLinks {
 				t.Errorf("linksAfterBarrier = %d, %v; want %d, %v", links, err, tc.wantLinks, tc.wantErr)
 			}

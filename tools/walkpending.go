@@ -35,7 +35,7 @@ func (wk *walker) flush(d *os.File) error {
 			return
 		}
 		for i := range pending {
-			links, err := linksAfterBarrier(dirfd, pending[i].name, &pending[i].st)
+			links, err := linksAfterBarrier(dirfd, pending[i].name, pending[i].fd, wk.w.absOf(pending[i].rel), &pending[i].st)
 			if err != nil {
 				_ = unix.Close(pending[i].fd)
 				pending[i].fd = -1 // gone or swapped since: left out
