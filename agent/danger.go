@@ -255,7 +255,7 @@ func (d dangerCheck) rmReason(args []shellWord, cwds []string, fromXargs bool) s
 		case opts && a.val == "--":
 			opts = false
 		case opts && strings.HasPrefix(a.val, "--"):
-			if gitLongOpt(a.val, "--recursive") { // GNU rm takes any unique prefix
+			if longOpt(a.val, "--recursive") { // GNU rm takes any unique prefix
 				recursive = true
 			}
 		case opts && strings.HasPrefix(a.val, "-") && len(a.val) > 1:
@@ -540,13 +540,13 @@ func gitReason(args []shellWord) string {
 		for _, a := range rest {
 			v := a.val
 			switch {
-			case gitLongOpt(v, "--force", "--force-with-lease", "--force-if-includes"):
+			case longOpt(v, "--force", "--force-with-lease", "--force-if-includes"):
 				return "force-pushes (git push " + v + ")"
 			case gitShortOpt(v, 'f'):
 				return "force-pushes (git push " + v + ")"
 			case strings.HasPrefix(v, "+") && len(v) > 1:
 				return "force-pushes (git push " + v + ")"
-			case gitLongOpt(v, "--mirror", "--delete", "--prune") || gitShortOpt(v, 'd'):
+			case longOpt(v, "--mirror", "--delete", "--prune") || gitShortOpt(v, 'd'):
 				return "deletes or overwrites branches of the remote (git push " + v + ")"
 			case strings.HasPrefix(v, ":") && len(v) > 1:
 				return "deletes a branch of the remote (git push " + v + ")"
@@ -554,7 +554,7 @@ func gitReason(args []shellWord) string {
 		}
 	case "reset":
 		for _, a := range rest {
-			if gitLongOpt(a.val, "--hard") {
+			if longOpt(a.val, "--hard") {
 				return "discards uncommitted changes (git reset " + a.val + ")"
 			}
 		}
@@ -567,7 +567,7 @@ func gitReason(args []shellWord) string {
 			if v == "--" {
 				break
 			}
-			if gitLongOpt(v, "--force") || gitShortOpt(v, 'f') {
+			if longOpt(v, "--force") || gitShortOpt(v, 'f') {
 				force = true
 			}
 			if gitShortOpt(v, 'd') || gitShortOpt(v, 'x') || gitShortOpt(v, 'X') {
@@ -581,9 +581,10 @@ func gitReason(args []shellWord) string {
 	return ""
 }
 
-// gitLongOpt reports whether v (--name or --name=value) names one of the
-// long options by git's prefix rule.
-func gitLongOpt(v string, names ...string) bool {
+// longOpt reports whether v (--name or --name=value) names one of the long
+// options, or an abbreviation of one, by the prefix rule git and GNU
+// getopt share.
+func longOpt(v string, names ...string) bool {
 	name, _, _ := strings.Cut(v, "=")
 	if len(name) < 3 || !strings.HasPrefix(name, "--") {
 		return false

@@ -9,11 +9,11 @@ func gitDiscardReason(sub string, args []shellWord) string {
 	for _, a := range args {
 		v := a.val
 		switch {
-		case sub != "restore" && (gitLongOpt(v, "--force", "--discard-changes") || gitShortOpt(v, 'f')):
+		case sub != "restore" && (longOpt(v, "--force", "--discard-changes") || gitShortOpt(v, 'f')):
 			return "discards uncommitted changes (git " + sub + " " + v + ")"
-		case sub == "restore" && (gitLongOpt(v, "--staged") || gitShortOpt(v, 'S')):
+		case sub == "restore" && (longOpt(v, "--staged") || gitShortOpt(v, 'S')):
 			staged = true
-		case sub == "restore" && (gitLongOpt(v, "--worktree") || gitShortOpt(v, 'W')):
+		case sub == "restore" && (longOpt(v, "--worktree") || gitShortOpt(v, 'W')):
 			worktree = true
 		}
 	}

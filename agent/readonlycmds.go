@@ -61,21 +61,6 @@ func shortCluster(v, letters string) bool {
 	return len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters)
 }
 
-// longOpt reports whether v is one of the long options (--name or
-// --name=value), or an abbreviation of one as GNU getopt accepts.
-func longOpt(v string, names ...string) bool {
-	name, _, _ := strings.Cut(v, "=")
-	if len(name) < 3 || !strings.HasPrefix(name, "--") {
-		return false
-	}
-	for _, n := range names {
-		if strings.HasPrefix(n, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // The option checks below look at every word, those after -- too: a -- may
 // be the value of the option before it (grep -e -- -r: the pattern is --
 // and -r an option), and a file named like an option is rare enough to ask.
@@ -284,7 +269,7 @@ func gitReads(c readOnlyCall) bool {
 		return false
 	}
 	for _, a := range c.args[i+1:] {
-		if gitLongOpt(a.val, "--output", "--output-directory", "--ext-diff", "--textconv", "--no-index",
+		if longOpt(a.val, "--output", "--output-directory", "--ext-diff", "--textconv", "--no-index",
 			"--open-files-in-pager", "--exec", "--paginate", "--show-signature") || gpgFormat(a.val) {
 			return false
 		}

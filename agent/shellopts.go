@@ -33,7 +33,7 @@ func runsProgramOption(prog string, args []shellWord) string {
 		}
 		for _, o := range opts {
 			if v == o || strings.HasPrefix(v, o+"=") || len(o) == 2 && o[1] != '-' && strings.HasPrefix(v, o) ||
-				prog == "git" && gitLongOpt(v, o) {
+				prog == "git" && longOpt(v, o) {
 				return v
 			}
 		}
@@ -57,7 +57,7 @@ func gitRunsProgram(args []shellWord) string {
 		return ""
 	}
 	for _, a := range rest {
-		if strings.HasPrefix(a.val, "-O") || gitLongOpt(a.val, "--open-files-in-pager") {
+		if strings.HasPrefix(a.val, "-O") || longOpt(a.val, "--open-files-in-pager") {
 			return a.val
 		}
 	}
@@ -72,7 +72,7 @@ func gitWrites(args []shellWord) []shellWord {
 	for i, a := range rest {
 		name, val, eq := strings.Cut(a.val, "=")
 		switch {
-		case gitLongOpt(name, "--output", "--output-directory") && !strings.HasPrefix(name, "--output-i"):
+		case longOpt(name, "--output", "--output-directory") && !strings.HasPrefix(name, "--output-i"):
 			if eq {
 				out = append(out, shellWord{val: val, expand: a.expand, glob: a.glob})
 			} else if i+1 < len(rest) {
