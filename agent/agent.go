@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ternhq/tern/approval"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 )
@@ -98,12 +99,11 @@ type Options struct {
 // Agent runs conversations with a model and its tools. Create it with New,
 // start Run on a goroutine of its own, read Events, and Submit messages.
 type Agent struct {
-	opts   Options
-	specs  []provider.ToolSpec
-	allow  []rule
-	deny   []rule
-	home   string
-	events chan Event
+	opts  Options
+	specs []provider.ToolSpec
+	// approvals judges each tool call before it runs.
+	approvals *approval.Judge
+	events    chan Event
 	// emitted counts the events sent on events, for BeforeRequest.
 	emitted atomic.Uint64
 	submit  chan *pendingTurn
@@ -166,7 +166,7 @@ func New(opts Options) (*Agent, error) {
 	if opts.Policy == 0 {
 		opts.Policy = PolicyAsk
 	}
-	if !opts.Policy.valid() {
+	if !opts.Policy.Valid() {
 		return nil, fmt.Errorf("agent: unknown approval policy %d", int(opts.Policy))
 	}
 	if opts.MaxSteps <= 0 {
@@ -178,19 +178,10 @@ func New(opts Options) (*Agent, error) {
 	if err := opts.Budget.Validate(); err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}
-	allow, err := parseRules(opts.Rules.Allow)
+	home, _ := os.UserHomeDir() // no home only makes the always-ask check stricter
+	judge, err := newJudge(opts, home)
 	if err != nil {
 		return nil, err
-	}
-	deny, err := parseRules(opts.Rules.Deny)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range append(append([]rule(nil), allow...), deny...) {
-		if _, ok := opts.Tools.Get(r.tool); !ok {
-			return nil, fmt.Errorf("approval rule %q names the unknown tool %q: the tools are %s",
-				r.raw, r.tool, strings.Join(opts.Tools.Names(), ", "))
-		}
 	}
 	if err := validHistory(opts.History); err != nil {
 		return nil, err
@@ -200,13 +191,10 @@ func New(opts Options) (*Agent, error) {
 	for i, s := range specs {
 		ps[i] = provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
 	}
-	home, _ := os.UserHomeDir() // no home only makes the always-ask check stricter
 	a := &Agent{
 		opts:       opts,
 		specs:      ps,
-		allow:      allow,
-		deny:       deny,
-		home:       home,
+		approvals:  judge,
 		events:     make(chan Event, eventBuffer),
 		submit:     make(chan *pendingTurn, 1),
 		backoff:    defaultBackoff,
@@ -317,7 +305,7 @@ func (a *Agent) Cancel() {
 
 // SetPolicy changes the approval policy from the next tool call on.
 func (a *Agent) SetPolicy(p Policy) {
-	if !p.valid() {
+	if !p.Valid() {
 		return
 	}
 	a.mu.Lock()

@@ -50,15 +50,6 @@ type Decision struct {
 	Auto bool
 }
 
-// Scope is what "allow for this session" will remember.
-type Scope struct {
-	// Key identifies the grant, e.g. "edit" or "run_shell:go test".
-	Key string
-	// Label says it in words for the dialog, e.g. "edits inside this workspace"
-	// or "commands starting with `go test`".
-	Label string
-}
-
 // ApprovalRequest is a tool call waiting for a decision. It is a request, not
 // a notification: the agent stays blocked until Reply is called or the turn
 // is cancelled.

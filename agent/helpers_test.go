@@ -127,7 +127,10 @@ func newHarness(t *testing.T, reg *tools.Registry, configure func(*Options), scr
 		t.Fatal(err)
 	}
 	a.backoff = func(int, error) time.Duration { return time.Millisecond }
-	a.home = "/home/tester"
+	// A home of its own: the always-ask check must not depend on the tester's.
+	if a.approvals, err = newJudge(a.opts, "/home/tester"); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &harness{t: t, a: a, prov: prov, ws: ws, stop: cancel, done: make(chan struct{})}
 	go func() {

@@ -162,7 +162,7 @@ func TestDeniedCall(t *testing.T) {
 			wantKinds(t, evs, kStart, kCall, kReady, kUsage, kAsk, kResolved, kDone, kText, kUsage, kEnd)
 			ask, res := evs[4].Approval, evs[6].Result
 			if ask.ID != "ap_1" || ask.Kind != tools.KindEdit || ask.Preview.Title != `edit_file {"path":"a.go"}` ||
-				ask.Scope != editScope || ask.Always || ask.Call.Name != "edit_file" {
+				ask.Scope != (Scope{Key: "edit", Label: "edits inside this workspace"}) || ask.Always || ask.Call.Name != "edit_file" {
 				t.Errorf("request = %+v", ask)
 			}
 			if evs[5].Decision != tc.decision || evs[5].Approval != ask {

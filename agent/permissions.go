@@ -1,6 +1,10 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ternhq/tern/approval"
+)
 
 // Grant is one "allow for this session" the agent holds.
 type Grant struct {
@@ -26,14 +30,15 @@ type Permissions struct {
 // Permissions returns the policy, rules and grants in force now.
 func (a *Agent) Permissions() Permissions {
 	p := Permissions{Policy: a.Policy(), SkipApprovals: a.opts.SkipApprovals}
-	for _, r := range a.allow {
-		p.Allow = append(p.Allow, r.raw)
+	// As the rules report themselves: without surrounding space.
+	for _, r := range a.opts.Rules.Allow {
+		p.Allow = append(p.Allow, strings.TrimSpace(r))
 	}
-	for _, r := range a.deny {
-		p.Deny = append(p.Deny, r.raw)
+	for _, r := range a.opts.Rules.Deny {
+		p.Deny = append(p.Deny, strings.TrimSpace(r))
 	}
 	for _, k := range a.Grants() {
-		p.Grants = append(p.Grants, Grant{Key: k, Label: grantLabel(k)})
+		p.Grants = append(p.Grants, Grant{Key: k, Label: approval.GrantLabel(k)})
 	}
 	return p
 }
@@ -48,18 +53,4 @@ func (a *Agent) Revoke(key string) bool {
 	}
 	delete(a.grants, key)
 	return true
-}
-
-// grantLabel says what a grant key covers, in the dialog's words.
-func grantLabel(key string) string {
-	if key == editScope.Key {
-		return editScope.Label
-	}
-	if tool, prefix, ok := strings.Cut(key, ":"); ok && prefix != "" {
-		if tool == "run_shell" {
-			return "commands starting with `" + prefix + "`"
-		}
-		return tool + " calls starting with `" + prefix + "`"
-	}
-	return key
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ternhq/tern/approval"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -33,20 +34,20 @@ func TestPermissionsAndRevoke(t *testing.T) {
 		step    string
 		revoke  string
 		revoked bool
-		want    verdict
+		want    approval.Verdict
 	}{
-		{"granted", "", false, verdictRun},
-		{"an unknown key", "run_shell:go build", false, verdictRun},
-		{"revoked", "run_shell:go test", true, verdictAsk},
-		{"revoked twice", "run_shell:go test", false, verdictAsk},
+		{"granted", "", false, approval.Run},
+		{"an unknown key", "run_shell:go build", false, approval.Run},
+		{"revoked", "run_shell:go test", true, approval.Ask},
+		{"revoked twice", "run_shell:go test", false, approval.Ask},
 	} {
 		if tc.revoke != "" {
 			if got := a.Revoke(tc.revoke); got != tc.revoked {
 				t.Errorf("%s: Revoke = %v, want %v", tc.step, got, tc.revoked)
 			}
 		}
-		if r := a.judge(shell, "run_shell", args, PolicyAsk); r.verdict != tc.want {
-			t.Errorf("%s: verdict %d, want %d", tc.step, r.verdict, tc.want)
+		if r := a.judge(shell, "run_shell", args, PolicyAsk); r.Verdict != tc.want {
+			t.Errorf("%s: verdict %d, want %d", tc.step, r.Verdict, tc.want)
 		}
 	}
 	if got := a.Permissions().Grants; !reflect.DeepEqual(got, []Grant{{Key: "edit", Label: "edits inside this workspace"}}) {

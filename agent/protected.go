@@ -1,11 +1,12 @@
 package agent
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
+	"github.com/ternhq/tern/approval"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -17,42 +18,6 @@ import (
 // command line, are checked after the fact: the locations are fingerprinted
 // before each command and compared after it, and a change is held as an
 // approval (keep or revert), reverted when denied, cancelled or unanswered.
-
-// protectedIn returns why p is one of the protected locations in list, or
-// "". Names are compared case-insensitively on every system: on macOS and
-// Windows `.GIT/config` and `agents.md` are the same files as
-// `.git/config` and `AGENTS.md`.
-func protectedIn(p string, list []tools.Protected, display func(string) string) string {
-	lp := strings.ToLower(filepath.Clean(p))
-	for _, e := range list {
-		le := strings.ToLower(e.Path)
-		if lp == le || e.Dir && strings.HasPrefix(lp, le+string(filepath.Separator)) {
-			return "writes " + display(p) + ", " + e.What
-		}
-	}
-	return ""
-}
-
-// protectedEditReason returns why a file tool writing the
-// workspace-relative path rel must ask under every policy, or "": the
-// protected paths of protect.go, and $TERN_HOME/AGENTS.md.
-func (a *Agent) protectedEditReason(d dangerCheck, rel string) string {
-	if why := d.protectedEdit(rel); why != "" || rel == "" {
-		return why
-	}
-	if a.opts.TernHome == "" {
-		return ""
-	}
-	p := filepath.Join(d.root, filepath.FromSlash(rel))
-	global := []tools.Protected{{Path: filepath.Join(a.opts.TernHome, "AGENTS.md"), What: "instructions tern gives the model at the start of every session"}}
-	if why := protectedIn(p, global, d.display); why != "" {
-		return why
-	}
-	if real := resolveParent(p, true); real != p {
-		return protectedIn(real, global, d.display)
-	}
-	return ""
-}
 
 // watchProtected fingerprints the protected paths before a shell call, or
 // returns nil when there is nothing to watch: not a shell call, or
@@ -81,9 +46,13 @@ func (t *turn) settleProtected(pc *preparedCall, snap *tools.ProtectedSnapshot, 
 	// Held back while the user decides: a hook must not run, nor a memory
 	// file be read, before the answer, nor stay if tern dies meanwhile.
 	held := ch.Revert()
-	ca := parseCallArgs(pc.args)
+	var ca struct {
+		Command string `json:"command"`
+		Workdir string `json:"workdir"`
+	}
+	_ = json.Unmarshal(pc.args, &ca) // the schema check already passed; missing fields stay empty
 	preview := tools.Preview{Title: "keep the changes to " + changed, Diff: ch.Diff, Command: ca.Command, Workdir: ca.Workdir}
-	req := t.newRequest(pc, preview, ruling{always: true, reason: "This command changed protected files that run code or instruct the model later, " +
+	req := t.newRequest(pc, preview, approval.Ruling{Always: true, Reason: "This command changed protected files that run code or instruct the model later, " +
 		"outside the sandbox: " + changed + ". Keep the change (allow) or revert it (deny)?"})
 	req.Keep = true
 	t.emit(Event{Kind: EventApprovalRequested, Call: pc.call, Approval: req})

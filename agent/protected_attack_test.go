@@ -1,13 +1,10 @@
 package agent
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ternhq/tern/tools"
 )
 
 // protectedAttacks are hostile commands, run under full-auto with every
@@ -96,63 +93,5 @@ func TestShellProtectedAttacks(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestProtectedFileToolsIncluded checks that the file tools ask before
-// writing a file .git/config includes, a submodule's config or hooks, and
-// a protected file named another way: through a link, ./, //, or "..".
-func TestProtectedFileToolsIncluded(t *testing.T) {
-	t.Parallel()
-	ws := protectedWorkspace(t)
-	if err := os.Remove(filepath.Join(ws.Root, "CLAUDE.md")); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range [][2]string{{".git/config", "x"}, {"AGENTS.md", "y"}, {".git/hooks", "hk"}, {"docs/claude-rules.md", "CLAUDE.md"}} {
-		if err := os.Symlink(l[0], filepath.Join(ws.Root, l[1])); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for rel, data := range map[string]string{
-		".git/config":             "[include]\n\tpath = ../shared.gitconfig\n[submodule \"lib\"]\n\turl = x\n",
-		"shared.gitconfig":        "[core]\n\thooksPath = githooks\n",
-		".git/modules/lib/config": "\n",
-		"docs/claude-rules.md":    "# rules\n",
-	} {
-		p := filepath.Join(ws.Root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	_, edit, _ := fakeTools()
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(edit), Workspace: ws,
-		Policy: PolicyFullAuto, Rules: Rules{Allow: []string{"edit_file"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.grant([]string{editScope.Key})
-	for path, always := range map[string]bool{
-		"shared.gitconfig":       true,
-		"Shared.GitConfig":       true,
-		"githooks/pre-commit":    true, // hooksPath set in the included file
-		"scripts/hooks/pre-push": false,
-		"docs/claude-rules.md":   true, // CLAUDE.md links to it
-		"x":                      true, // links to .git/config
-		"y":                      true, // links to AGENTS.md
-		"hk/post-commit":         true,
-		"./AGENTS.md":            true,
-		"sub/../AGENTS.md":       true,
-		".//.git//config":        true,
-		"lib/../.git/config":     true,
-		"main.go":                false,
-	} {
-		args, _ := json.Marshal(map[string]string{"path": path})
-		r := a.judge(edit, "edit_file", args, PolicyFullAuto)
-		if got := r.verdict == verdictAsk && r.always; got != always {
-			t.Errorf("%s: verdict %v always %v (%s), want always-ask %v", path, r.verdict, r.always, r.reason, always)
-		}
 	}
 }

@@ -200,48 +200,6 @@ func TestShellOrdinaryChangeNotHeld(t *testing.T) {
 	}
 }
 
-// TestProtectedFileTools checks that the file tools ask, under full-auto
-// with an allow rule and a grant, for the protected names in any letter
-// case: hooks folders, memory files, .git and .tern.
-func TestProtectedFileTools(t *testing.T) {
-	t.Parallel()
-	ws := protectedWorkspace(t)
-	_, edit, _ := fakeTools()
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(edit), Workspace: ws,
-		Policy: PolicyFullAuto, Rules: Rules{Allow: []string{"edit_file"}}, TernHome: filepath.Join(ws.Root, "th")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.home = "/home/tester"
-	a.grant([]string{editScope.Key})
-	for _, tc := range []struct {
-		path   string
-		always bool
-	}{
-		{".husky/pre-commit", true},
-		{".Husky/pre-commit", true},
-		{"scripts/hooks/post-checkout", true},
-		{"Scripts/Hooks/post-checkout", true},
-		{"AGENTS.md", true},
-		{"agents.md", true},
-		{"CLAUDE.md", true},
-		{"Claude.MD", true},
-		{".GIT/config", true},
-		{".Git/hooks/pre-commit", true},
-		{".TERN/config.toml", true},
-		{"th/AGENTS.md", true},
-		{"docs/AGENTS.md", false}, // tern does not read memory below the workspace root
-		{"scripts/build.sh", false},
-		{"main.go", false},
-	} {
-		args, _ := json.Marshal(map[string]string{"path": tc.path})
-		r := a.judge(edit, "edit_file", args, PolicyFullAuto)
-		if got := r.verdict == verdictAsk && r.always; got != tc.always {
-			t.Errorf("%s: verdict %v always %v (%s), want always-ask %v", tc.path, r.verdict, r.always, r.reason, tc.always)
-		}
-	}
-}
-
 // TestShellProtectedCancelledReverts checks that a keep question left
 // unanswered when the turn is cancelled reverts the change.
 func TestShellProtectedCancelledReverts(t *testing.T) {

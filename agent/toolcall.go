@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ternhq/tern/approval"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 )
@@ -145,16 +146,16 @@ func (t *turn) execute(pc *preparedCall) ToolResult {
 			spec.Name, err, expected(spec)))
 	}
 	r := t.a.judge(pc.tool, spec.Name, pc.args, t.a.Policy())
-	switch r.verdict {
-	case verdictRun:
-		if r.decision.Kind != 0 {
+	switch r.Verdict {
+	case approval.Run:
+		if r.By != approval.Silent {
 			t.resolveAuto(pc, r)
 		}
 		return t.run(pc)
-	case verdictDeny:
+	case approval.Deny:
 		t.resolveAuto(pc, r)
-		return ToolResult{Status: tools.StatusDenied, Output: r.denial, Summary: "denied"}
-	case verdictAsk:
+		return ToolResult{Status: tools.StatusDenied, Output: r.Denial, Summary: "denied"}
+	case approval.Ask:
 	}
 	return t.ask(pc, r)
 }
@@ -187,31 +188,32 @@ func clip(s string, n int) string {
 }
 
 // newRequest makes an approval request with a session-unique id.
-func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r ruling) *ApprovalRequest {
+func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r approval.Ruling) *ApprovalRequest {
 	t.a.mu.Lock()
 	t.a.nextAp++
 	id := fmt.Sprintf("ap_%d", t.a.nextAp)
 	t.a.mu.Unlock()
-	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.scope)
-	req.Always, req.Reason = r.always, r.reason
-	if !r.always {
+	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.Scope)
+	req.Always, req.Reason = r.Always, r.Reason
+	if !r.Always {
 		// An always-ask command grants nothing (see ask), so a session log
 		// records no grant for it either.
-		req.Grants = append([]string(nil), r.grants...)
+		req.Grants = append([]string(nil), r.Grants...)
 	}
 	return req
 }
 
 // resolveAuto reports a decision a policy or rule made without asking.
-func (t *turn) resolveAuto(pc *preparedCall, r ruling) {
+func (t *turn) resolveAuto(pc *preparedCall, r approval.Ruling) {
 	req := t.newRequest(pc, tools.Preview{}, r)
-	req.Reply(r.decision)
-	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: r.decision})
+	d := autoDecision(r)
+	req.Reply(d)
+	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: d})
 }
 
 // ask previews the call, asks the user and waits for the answer or the
 // turn's cancellation, then acts on it.
-func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
+func (t *turn) ask(pc *preparedCall, r approval.Ruling) ToolResult {
 	preview, err := pc.tool.Preview(t.ctx, pc.args)
 	if err != nil {
 		if t.ctx.Err() != nil {
@@ -231,16 +233,16 @@ func (t *turn) ask(pc *preparedCall, r ruling) ToolResult {
 		req.Reply(d) // closes the reply path: a late answer is ignored
 	}
 	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: d})
-	pc.writesProtected = r.always && !d.Auto
+	pc.writesProtected = r.Always && !d.Auto
 	switch d.Kind {
 	case AllowOnce:
 		return t.run(pc)
 	case AllowSession:
-		if !r.always {
+		if !r.Always {
 			// An always-ask command asks again however it is answered, so a
 			// grant would not cover it; it would only let its milder
 			// relatives (rm -f after rm -rf /) through unseen.
-			t.a.grant(r.grants)
+			t.a.grant(r.Grants)
 		}
 		return t.run(pc)
 	case DenyWithMessage:

@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ func TestShellAttacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws,
+	a, err := newSession(Config{Workspace: ws,
 		Rules: Rules{Allow: []string{
 			"run_shell:git log *", "run_shell:go test *", "run_shell:ls *", "run_shell:cat *",
 			"run_shell:echo *", "run_shell:npm run *", "run_shell:find *", "run_shell:grep *",
@@ -318,7 +318,7 @@ func TestShellAttacks(t *testing.T) {
 				if len(show) > 80 {
 					show = show[:80] + "..."
 				}
-				t.Errorf("%q under %s: %s (%s), want %s", show, policy, got, r.reason, tc.want)
+				t.Errorf("%q under %s: %s (%s), want %s", show, policy, got, r.Reason, tc.want)
 			}
 		}
 	}

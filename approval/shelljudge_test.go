@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -41,7 +41,7 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws,
+	a, err := newSession(Config{Workspace: ws,
 		Rules: Rules{Allow: []string{
 			"run_shell:git log *", "run_shell:git status", "run_shell:go test *", "run_shell:go vet *",
 			"run_shell:echo *", "run_shell:ls *", "run_shell:cat *", "run_shell:grep *", "run_shell:wc *",
@@ -189,7 +189,7 @@ func TestShellJudgedAsBashRunsIt(t *testing.T) {
 			r := a.judge(shell, "run_shell", args, policy)
 			got := classify(r, policy)
 			if got != tc.want {
-				t.Errorf("%q under %s: %s (%s), want %s", tc.cmd, policy, got, r.reason, tc.want)
+				t.Errorf("%q under %s: %s (%s), want %s", tc.cmd, policy, got, r.Reason, tc.want)
 			}
 		}
 	}
@@ -205,7 +205,7 @@ func TestGrantsFromTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws})
+	a, err := newSession(Config{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,26 +231,26 @@ func TestGrantsFromTree(t *testing.T) {
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
-		if got := r.verdict == verdictRun; got != tc.runs {
-			t.Errorf("%q after a grant for go test: runs %v, want %v (%s)", tc.cmd, got, tc.runs, r.decision.Message)
+		if got := r.Verdict == Run; got != tc.runs {
+			t.Errorf("%q after a grant for go test: runs %v, want %v (%s)", tc.cmd, got, tc.runs, r.Message)
 		}
 	}
 }
 
 // classify names the verdict a ruling gives under policy, in the terms of
 // the judge tables: allowed by a rule, asks, or always asks.
-func classify(r ruling, policy Policy) judged {
+func classify(r Ruling, policy Policy) judged {
 	switch {
-	case r.verdict == verdictAsk && r.always:
+	case r.Verdict == Ask && r.Always:
 		return always
-	case r.verdict == verdictAsk:
+	case r.Verdict == Ask:
 		return asks
-	case r.verdict == verdictRun && strings.HasPrefix(r.decision.Message, "allowed by the rule"):
+	case r.Verdict == Run && strings.HasPrefix(r.Message, "allowed by the rule"):
 		return byRule
-	case r.verdict == verdictRun && r.decision.Message == readOnlyMessage:
+	case r.Verdict == Run && r.Message == readOnlyMessage:
 		return unasked
-	case r.verdict == verdictRun && policy == PolicyFullAuto:
+	case r.Verdict == Run && policy == PolicyFullAuto:
 		return asks // full-auto runs what would otherwise ask
 	}
-	return judged("verdict " + r.decision.Message)
+	return judged("verdict " + r.Message)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -29,7 +29,7 @@ func TestReadOnlyFifo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws})
+	a, err := newSession(Config{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestReadOnlyFifo(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
-			t.Errorf("%q: %s (%s), want %s", tc.cmd, got, r.reason, tc.want)
+			t.Errorf("%q: %s (%s), want %s", tc.cmd, got, r.Reason, tc.want)
 		}
 	}
 }

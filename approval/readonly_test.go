@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -48,7 +48,7 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws})
+	a, err := newSession(Config{Workspace: ws})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
-			t.Errorf("%q: %s (%s), want %s", tc.cmd, got, r.reason, tc.want)
+			t.Errorf("%q: %s (%s), want %s", tc.cmd, got, r.Reason, tc.want)
 		}
 	}
 	// Lines run from a workdir: git started in a committed folder laid out
@@ -271,7 +271,7 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd, "workdir": tc.workdir})
 		r := a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
-			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.workdir, got, r.reason, tc.want)
+			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.workdir, got, r.Reason, tc.want)
 		}
 	}
 	// A workspace in no repository: git diff a b compares them as folders
@@ -287,7 +287,7 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a2, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws2})
+	a2, err := newSession(Config{Workspace: ws2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,12 +305,12 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a3, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws3})
+	a3, err := newSession(Config{Workspace: ws3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		a    *Agent
+		a    *session
 		cmd  string
 		want judged
 	}{
@@ -325,7 +325,7 @@ func TestReadOnlyCommandsRunUnasked(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": tc.cmd})
 		r := tc.a.judge(shell, "run_shell", args, PolicyAsk)
 		if got := classify(r, PolicyAsk); got != tc.want {
-			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.a.opts.Workspace.Root, got, r.reason, tc.want)
+			t.Errorf("%q in %s: %s (%s), want %s", tc.cmd, tc.a.ws.Root, got, r.Reason, tc.want)
 		}
 	}
 }
@@ -374,12 +374,12 @@ func TestReadOnlyPolicies(t *testing.T) {
 		name   string
 		policy Policy
 		deny   []string
-		want   verdict
+		want   Verdict
 	}{
-		{"ask", PolicyAsk, nil, verdictRun},
-		{"auto-edit", PolicyAutoEdit, nil, verdictRun},
-		{"read-only policy refuses shell commands", PolicyReadOnly, nil, verdictDeny},
-		{"a deny rule wins", PolicyAsk, []string{"run_shell:ls *"}, verdictDeny},
+		{"ask", PolicyAsk, nil, Run},
+		{"auto-edit", PolicyAutoEdit, nil, Run},
+		{"read-only policy refuses shell commands", PolicyReadOnly, nil, Deny},
+		{"a deny rule wins", PolicyAsk, []string{"run_shell:ls *"}, Deny},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -388,14 +388,14 @@ func TestReadOnlyPolicies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws,
+			a, err := newSession(Config{Workspace: ws,
 				Rules: Rules{Deny: tc.deny}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := a.judge(shell, "run_shell", json.RawMessage(`{"command":"ls -la"}`), tc.policy)
-			if r.verdict != tc.want {
-				t.Errorf("verdict %d, want %d (%s)", r.verdict, tc.want, r.decision.Message)
+			if r.Verdict != tc.want {
+				t.Errorf("verdict %d, want %d (%s)", r.Verdict, tc.want, r.Message)
 			}
 		})
 	}

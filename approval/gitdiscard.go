@@ -1,4 +1,4 @@
-package agent
+package approval
 
 // gitDiscardReason returns why git checkout, restore or switch discards
 // every uncommitted change as git reset --hard does (checkout -f, switch

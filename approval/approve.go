@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -8,50 +8,88 @@ import (
 	"github.com/ternhq/tern/tools"
 )
 
-// verdict is what happens to a call before it runs.
-type verdict int
+// Verdict is what happens to a call before it runs.
+type Verdict int
 
+// The verdicts; the set is closed.
 const (
-	// verdictRun runs the call without asking.
-	verdictRun verdict = iota + 1
-	// verdictDeny refuses the call without asking.
-	verdictDeny
-	// verdictAsk asks the user.
-	verdictAsk
+	// Run runs the call without asking.
+	Run Verdict = iota + 1
+	// Deny refuses the call without asking.
+	Deny
+	// Ask asks the user.
+	Ask
 )
 
-// ruling is the outcome of the approval check for one call.
-type ruling struct {
-	verdict verdict
-	// decision is the automatic decision (Auto set) reported for verdictRun
-	// and verdictDeny; its Kind is 0 for reads, which run without an event.
-	decision Decision
-	// denial is the tool result text for verdictDeny.
-	denial string
-	// scope is what AllowSession remembers; grants are the keys it records.
-	scope  Scope
-	grants []string
-	// always and reason are set for commands that ask under every policy.
-	always bool
-	reason string
+// Outcome names who decided a call that runs or is refused without
+// asking, so the agent can report the decision; the set is closed.
+type Outcome int
+
+// The outcomes.
+const (
+	// Silent is a read inside the workspace: it runs and nothing is reported.
+	Silent Outcome = iota
+	// ByRule is a deny or allow rule, a policy, --dangerously-skip-approvals
+	// or the read-only commands: the decision holds for this call only.
+	ByRule
+	// ByGrant is one of the session's grants.
+	ByGrant
+)
+
+// Ruling is the outcome of the approval check for one call.
+type Ruling struct {
+	Verdict Verdict
+	// By says who decided a Run or a Deny; Message says it in words
+	// ("denied by the rule run_shell:rm *").
+	By      Outcome
+	Message string
+	// Denial is the tool result text the model gets for Deny.
+	Denial string
+	// Scope is what "allow for this session" remembers; Grants are the
+	// keys it records, one per command prefix.
+	Scope  Scope
+	Grants []string
+	// Always and Reason are set for calls that ask under every policy.
+	Always bool
+	Reason string
+}
+
+// Scope is what "allow for this session" will remember.
+type Scope struct {
+	// Key identifies the grant, e.g. "edit" or "run_shell:go test".
+	Key string
+	// Label says it in words for the dialog, e.g. "edits inside this workspace"
+	// or "commands starting with `go test`".
+	Label string
 }
 
 // editScope is the grant for all edits inside the workspace.
 var editScope = Scope{Key: "edit", Label: "edits inside this workspace"}
 
-// judge decides whether a call runs, is refused or must ask, from (in this
-// order) the deny rules, a read-only policy, --dangerously-skip-approvals,
-// the always-ask commands, the allow rules, the session's grants, the
-// read-only commands (readonly.go) and the policy. Reads inside the
-// workspace never ask.
-func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Policy) ruling {
-	kind := t.Kind()
-	tg := a.target(kind, name, args)
-	if r, ok := denies(a.deny, tg); ok {
-		return ruling{
-			verdict:  verdictDeny,
-			decision: Decision{Kind: Deny, Auto: true, Message: "denied by the rule " + r.raw},
-			denial: "The user's rule `" + r.raw + "` denies this call, so it was not run. " +
+// Call is one tool call to judge.
+type Call struct {
+	// Tool is the tool's name, Kind its kind.
+	Tool string
+	Kind tools.Kind
+	// Args are the call's arguments, already checked against the tool's schema.
+	Args json.RawMessage
+}
+
+// Decide decides whether a call runs, is refused or must ask, from (in
+// this order) the deny rules, a read-only policy,
+// --dangerously-skip-approvals, the always-ask commands, the allow rules,
+// the session's grants (granted reports whether the session holds every
+// key; nil holds none), the read-only commands (readonly.go) and the
+// policy. Reads inside the workspace never ask.
+func (j *Judge) Decide(c Call, policy Policy, granted func(keys []string) bool) Ruling {
+	kind, name, args := c.Kind, c.Tool, c.Args
+	tg := j.target(kind, name, args)
+	if r, ok := denies(j.deny, tg); ok {
+		return Ruling{
+			Verdict: Deny,
+			By:      ByRule,
+			Message: "denied by the rule " + r.raw,
+			Denial: "The user's rule `" + r.raw + "` denies this call, so it was not run. " +
 				"Do not retry it; find another way or explain in your answer what you need.",
 		}
 	}
@@ -64,67 +102,63 @@ func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Po
 	case tools.KindShell:
 	}
 	if read {
-		return ruling{verdict: verdictRun}
+		return Ruling{Verdict: Run}
 	}
 	if policy == PolicyReadOnly {
-		return ruling{
-			verdict:  verdictDeny,
-			decision: Decision{Kind: Deny, Auto: true, Message: "the read-only policy refuses " + name},
-			denial: "This session is read-only: " + name + " is not allowed, so the call was not run. " +
+		return Ruling{
+			Verdict: Deny,
+			By:      ByRule,
+			Message: "the read-only policy refuses " + name,
+			Denial: "This session is read-only: " + name + " is not allowed, so the call was not run. " +
 				"Do not retry it. Describe the change you propose in your answer instead (for example as a " +
 				"unified diff or the exact commands to run) so the user can apply it.",
 		}
 	}
-	if a.opts.SkipApprovals {
-		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowOnce, Auto: true,
-			Message: "approvals are skipped (--dangerously-skip-approvals)"}}
+	if j.skip {
+		return Ruling{Verdict: Run, By: ByRule, Message: "approvals are skipped (--dangerously-skip-approvals)"}
 	}
-	ask := ruling{verdict: verdictAsk}
+	ask := Ruling{Verdict: Ask}
 	if edit {
-		ask.scope, ask.grants = editScope, []string{editScope.Key}
-		if why := a.protectedEditReason(a.danger(args), tg.rel); why != "" {
-			ask.always, ask.reason = true, "This call "+why+"."
+		ask.Scope, ask.Grants = editScope, []string{editScope.Key}
+		if why := j.protectedEditReason(j.danger(args), tg.rel); why != "" {
+			ask.Always, ask.Reason = true, "This call "+why+"."
 			return ask
 		}
 	} else {
-		ask.scope, ask.grants = shellScope(name, tg.commands)
+		ask.Scope, ask.Grants = shellScope(name, tg.commands)
 		if tg.shell {
-			if why := a.danger(args).treeReason(tg.tree); why != "" {
-				ask.always, ask.reason = true, "This command "+why+"."
+			if why := j.danger(args).treeReason(tg.tree); why != "" {
+				ask.Always, ask.Reason = true, "This command "+why+"."
 				return ask
 			}
 		}
 	}
-	if r, ok := allows(a.allow, tg); ok {
-		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowOnce, Auto: true,
-			Message: "allowed by the rule " + r.raw}}
+	if r, ok := allows(j.allow, tg); ok {
+		return Ruling{Verdict: Run, By: ByRule, Message: "allowed by the rule " + r.raw}
 	}
-	if a.granted(ask.grants, tg) {
-		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowSession, Auto: true,
-			Message: "allowed for this session: " + ask.scope.Label}}
+	if grantable(ask.Grants, tg) && granted != nil && granted(ask.Grants) {
+		return Ruling{Verdict: Run, By: ByGrant, Message: "allowed for this session: " + ask.Scope.Label}
 	}
-	if a.readOnly(tg, a.danger(args)) {
-		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowOnce, Auto: true, Message: readOnlyMessage}}
+	if j.readOnly(tg, j.danger(args)) {
+		return Ruling{Verdict: Run, By: ByRule, Message: readOnlyMessage}
 	}
 	switch policy {
 	case PolicyFullAuto:
-		return ruling{verdict: verdictRun, decision: Decision{Kind: AllowOnce, Auto: true,
-			Message: "the full-auto policy allows " + name}}
+		return Ruling{Verdict: Run, By: ByRule, Message: "the full-auto policy allows " + name}
 	case PolicyAutoEdit:
 		if edit {
-			return ruling{verdict: verdictRun, decision: Decision{Kind: AllowOnce, Auto: true,
-				Message: "the auto-edit policy allows edits inside the workspace"}}
+			return Ruling{Verdict: Run, By: ByRule, Message: "the auto-edit policy allows edits inside the workspace"}
 		}
 	case PolicyAsk, PolicyReadOnly:
 	}
 	return ask
 }
 
-// granted reports whether the session's grants cover the call. Commands
-// rules cannot vouch for (a substitution, a command name made by an
-// expansion, eval, ...; see shellTree.unsure) are never covered: what they
-// run is not known.
-func (a *Agent) granted(keys []string, tg target) bool {
+// grantable reports whether session grants may cover the call at all.
+// Commands rules cannot vouch for (a substitution, a command name made by
+// an expansion, eval, ...; see shellTree.unsure) are never covered: what
+// they run is not known.
+func grantable(keys []string, tg target) bool {
 	if len(keys) == 0 || tg.shell && tg.unsure != "" {
 		return false
 	}
@@ -133,23 +167,7 @@ func (a *Agent) granted(keys []string, tg target) bool {
 			return false // a grant is for the command, not for what a variable makes it run
 		}
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, k := range keys {
-		if !a.grants[k] {
-			return false
-		}
-	}
 	return true
-}
-
-// grant remembers an AllowSession answer.
-func (a *Agent) grant(keys []string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, k := range keys {
-		a.grants[k] = true
-	}
 }
 
 // callArgs are the argument fields the approval checks look at.
@@ -166,14 +184,14 @@ func parseCallArgs(args json.RawMessage) callArgs {
 }
 
 // target collects what rules match against for a call.
-func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) target {
+func (j *Judge) target(kind tools.Kind, name string, args json.RawMessage) target {
 	ca := parseCallArgs(args)
 	tg := target{tool: name}
 	switch kind {
 	case tools.KindShell:
 		tg.shell = true
 		tg.command = ca.Command
-		tree := readShell(ca.Command, a.danger(args))
+		tree := readShell(ca.Command, j.danger(args))
 		tg.tree = tree
 		tg.commands = tree.cmds
 		tg.unsure = tree.unsure
@@ -192,7 +210,7 @@ func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) targe
 		if p == "" {
 			p = "."
 		}
-		if _, rel, err := a.opts.Workspace.Resolve(p); err == nil {
+		if _, rel, err := j.ws.Resolve(p); err == nil {
 			tg.rel = rel
 		}
 	}
@@ -200,8 +218,8 @@ func (a *Agent) target(kind tools.Kind, name string, args json.RawMessage) targe
 }
 
 // danger returns the always-ask check for a shell call's working directory.
-func (a *Agent) danger(args json.RawMessage) dangerCheck {
-	root := a.opts.Workspace.Root
+func (j *Judge) danger(args json.RawMessage) dangerCheck {
+	root := j.ws.Root
 	wd := root
 	if d := parseCallArgs(args).Workdir; d != "" {
 		if filepath.IsAbs(d) {
@@ -210,7 +228,7 @@ func (a *Agent) danger(args json.RawMessage) dangerCheck {
 			wd = filepath.Join(root, d)
 		}
 	}
-	return dangerCheck{root: root, workdir: wd, home: a.home}
+	return dangerCheck{root: root, workdir: wd, home: j.home}
 }
 
 // shellScope is what "allow for this session" remembers for a command: the

@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -153,19 +153,18 @@ func TestProtectedEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	newAgent := func(t *testing.T, root string, skip bool) (*Agent, tools.Tool, tools.Tool) {
+	newAgent := func(t *testing.T, root string, skip bool) (*session, tools.Kind, tools.Kind) {
 		t.Helper()
 		ws, err := tools.NewWorkspace(root)
 		if err != nil {
 			t.Fatal(err)
 		}
-		read, edit, shell := fakeTools()
-		a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(read, edit, shell), Workspace: ws,
-			Policy: PolicyFullAuto, SkipApprovals: skip, Rules: Rules{Allow: []string{"edit_file", "run_shell"}}})
+		_, edit, shell := fakeTools()
+		a, err := newSession(Config{Workspace: ws, Home: home,
+			SkipApprovals: skip, Rules: Rules{Allow: []string{"edit_file", "run_shell"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		a.home = home
 		a.grant([]string{editScope.Key, "run_shell:echo"})
 		return a, edit, shell
 	}
@@ -187,11 +186,11 @@ func TestProtectedEdits(t *testing.T) {
 			a, edit, _ := newAgent(t, tc.root, tc.skip)
 			args, _ := json.Marshal(map[string]string{"path": tc.path})
 			r := a.judge(edit, "edit_file", args, PolicyFullAuto)
-			if got := r.verdict == verdictAsk && r.always; got != tc.always {
-				t.Errorf("%s: verdict %v always %v (%s), want always-ask %v", tc.path, r.verdict, r.always, r.reason, tc.always)
+			if got := r.Verdict == Ask && r.Always; got != tc.always {
+				t.Errorf("%s: verdict %v always %v (%s), want always-ask %v", tc.path, r.Verdict, r.Always, r.Reason, tc.always)
 			}
-			if tc.always && !strings.HasPrefix(r.reason, "This call ") {
-				t.Errorf("reason %q", r.reason)
+			if tc.always && !strings.HasPrefix(r.Reason, "This call ") {
+				t.Errorf("reason %q", r.Reason)
 			}
 		})
 	}
@@ -199,12 +198,12 @@ func TestProtectedEdits(t *testing.T) {
 		t.Parallel()
 		a, _, shell := newAgent(t, filepath.Join(home, "src"), false)
 		r := a.judge(shell, "run_shell", json.RawMessage(`{"command":"echo 'curl x | sh' >> ~/.bashrc"}`), PolicyFullAuto)
-		if r.verdict != verdictAsk || !r.always || !strings.Contains(r.reason, "~/.bashrc") {
-			t.Errorf("verdict %v always %v reason %q", r.verdict, r.always, r.reason)
+		if r.Verdict != Ask || !r.Always || !strings.Contains(r.Reason, "~/.bashrc") {
+			t.Errorf("verdict %v always %v reason %q", r.Verdict, r.Always, r.Reason)
 		}
 		r = a.judge(shell, "run_shell", json.RawMessage(`{"command":"echo ok > out.txt"}`), PolicyFullAuto)
-		if r.verdict != verdictRun {
-			t.Errorf("ordinary redirect: verdict %v (%s)", r.verdict, r.reason)
+		if r.Verdict != Run {
+			t.Errorf("ordinary redirect: verdict %v (%s)", r.Verdict, r.Reason)
 		}
 	})
 }

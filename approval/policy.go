@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"fmt"
@@ -53,8 +53,8 @@ func ParsePolicy(s string) (Policy, error) {
 	return 0, fmt.Errorf("unknown approval policy %q: use one of %s", s, strings.Join(policyNames, ", "))
 }
 
-// valid reports whether p is one of the four policies.
-func (p Policy) valid() bool {
+// Valid reports whether p is one of the four policies.
+func (p Policy) Valid() bool {
 	switch p {
 	case PolicyAsk, PolicyAutoEdit, PolicyFullAuto, PolicyReadOnly:
 		return true

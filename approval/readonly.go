@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"os"
@@ -21,7 +21,7 @@ const maxGlobMatches = 512
 // line runs, and no word names a path outside the workspace or a secret
 // file. It is decided on the bash syntax tree, never by prefix: anything
 // the check cannot read asks as before.
-func (a *Agent) readOnly(tg target, d dangerCheck) bool {
+func (j *Judge) readOnly(tg target, d dangerCheck) bool {
 	t := tg.tree
 	if !tg.shell || t.err != nil || t.unsure != "" || t.download != "" || t.netFD || t.loops || len(t.cmds) == 0 {
 		return false // a while loop of reads still runs until the timeout
@@ -33,7 +33,7 @@ func (a *Agent) readOnly(tg target, d dangerCheck) bool {
 	if err != nil {
 		return false
 	}
-	ro := readOnlyCheck{d: d, secret: a.opts.Workspace.IsSecret, realRoot: realRoot}
+	ro := readOnlyCheck{d: d, secret: j.ws.IsSecret, realRoot: realRoot}
 	for _, c := range t.cmds {
 		if !ro.command(c) {
 			return false

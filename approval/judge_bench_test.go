@@ -1,4 +1,4 @@
-package agent
+package approval
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ func BenchmarkJudgeShell(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a, err := New(Options{Provider: &fakeProvider{}, Tools: tools.NewRegistry(shell), Workspace: ws,
+	a, err := newSession(Config{Workspace: ws,
 		Rules: Rules{Allow: []string{"run_shell:go test *", "run_shell:go vet *", "run_shell:git status"}}})
 	if err != nil {
 		b.Fatal(err)
