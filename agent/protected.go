@@ -14,7 +14,7 @@ import (
 // the core.hooksPath folder, .husky/, the memory files tern reads and
 // .tern/) hold what runs code or instructs the model later, outside any
 // sandbox. The file tools ask before writing them under every policy (see
-// protect.go); shell commands, whose writes cannot all be read from the
+// approval/protect.go); shell commands, whose writes cannot all be read from the
 // command line, are checked after the fact: the locations are fingerprinted
 // before each command and compared after it, and a change is held as an
 // approval (keep or revert), reverted when denied, cancelled or unanswered.

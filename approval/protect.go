@@ -56,7 +56,7 @@ func (d dangerCheck) protectedLiteral(p string) string {
 			return "writes into .tern/ (" + d.display(p) + "), tern's own settings"
 		}
 	}
-	// .husky/, the core.hooksPath folder, the memory files (see protected.go).
+	// .husky/, the core.hooksPath folder, the memory files (see protectedin.go).
 	if why := protectedIn(p, tools.ListProtected(d.root, ""), d.display); why != "" {
 		return why
 	}

@@ -111,8 +111,20 @@ var layerRules = []layerRule{
 		reason:  "the session log records the agent's conversation and events, not what a screen showed, so `tern run` and resume work without a terminal",
 	},
 	{
-		name:    "tools imports nothing above it",
-		imports: []string{modulePrefix + "agent", modulePrefix + "tui", modulePrefix + "provider", modulePrefix + "cmd"},
+		name: "approval imports nothing above it",
+		imports: []string{modulePrefix + "agent", modulePrefix + "tui", modulePrefix + "provider", modulePrefix + "session",
+			modulePrefix + "cmd"},
+		applies: within("approval"),
+		tests:   true,
+		reason: "the approval engine is pure, a call in and a ruling out: the agent, which asks the user, records grants and " +
+			"emits events, calls it and never the reverse, so it can be read and tested alone (its tests too: they judge " +
+			"calls without an agent) and no session state or interface leaks into what decides whether a command runs. " +
+			"It may use tools (tool kinds, the workspace, the protected paths), the layer below both",
+	},
+	{
+		name: "tools imports nothing above it",
+		imports: []string{modulePrefix + "agent", modulePrefix + "approval", modulePrefix + "tui", modulePrefix + "provider",
+			modulePrefix + "cmd"},
 		applies: within("tools"),
 		reason: "tools is the bottom layer: the agent calls tools, never the reverse, and tools.Spec mirrors " +
 			"provider.ToolSpec precisely so the tools need no provider package",
@@ -336,12 +348,13 @@ func TestArchitecture(t *testing.T) {
 	}
 	// The scan must be looking at the module: the known packages are there
 	// and the imports the rules allow are seen where they are allowed.
-	for _, pkg := range []string{"agent", "tools", "provider", "provider/openai", "cmd/tern"} {
+	for _, pkg := range []string{"agent", "approval", "tools", "provider", "provider/openai", "cmd/tern"} {
 		if _, ok := graph[pkg]; !ok {
 			t.Fatalf("package %s not found under %s: the scan is not looking at the module (found %d packages)", pkg, root, len(graph))
 		}
 	}
-	for pkg, imp := range map[string]string{"provider/openai": "github.com/sashabaranov/go-openai", "tools": "os/exec", "cmd/tern": modulePrefix + "agent"} {
+	for pkg, imp := range map[string]string{"provider/openai": "github.com/sashabaranov/go-openai", "tools": "os/exec",
+		"cmd/tern": modulePrefix + "agent", "agent": modulePrefix + "approval"} {
 		if !slices.ContainsFunc(graph[pkg], func(e importEdge) bool { return e.path == imp && !e.test }) {
 			t.Fatalf("package %s does not seem to import %s: the scan is not reading imports", pkg, imp)
 		}
@@ -366,7 +379,7 @@ func TestArchitecture(t *testing.T) {
 // synthetic graph, and the checker must report exactly that rule.
 func TestArchitectureRulesCanFail(t *testing.T) {
 	t.Parallel()
-	candidates := []string{"agent", "agent/x", "tools", "tools/sandbox", "session", "provider", "provider/mock",
+	candidates := []string{"agent", "agent/x", "approval", "approval/x", "tools", "tools/sandbox", "session", "provider", "provider/mock",
 		"provider/openai", "tui", "tui/markdown", "tui/sanitize", "cmd/tern", "cmd/tern/doctor", "newpkg", "internal/x"}
 	for _, r := range layerRules {
 		if r.reason == "" {
@@ -428,6 +441,17 @@ func TestArchitectureCases(t *testing.T) {
 		{"cmd/tern/headless", "charm.land/lipgloss/v2", false, nil},
 		{"agent", "charm.land/lipgloss/v2", false, []string{"Bubble Tea only in tui and cmd/tern"}},
 		{"tools", modulePrefix + "provider", false, []string{"tools imports nothing above it"}},
+		{"tools", modulePrefix + "approval", false, []string{"tools imports nothing above it"}},
+		{"agent", modulePrefix + "approval", false, nil},
+		{"approval", modulePrefix + "tools", false, nil},
+		{"approval", "mvdan.cc/sh/v3/syntax", false, nil},
+		{"approval", modulePrefix + "agent", false, []string{"approval imports nothing above it"}},
+		{"approval", modulePrefix + "agent", true, []string{"approval imports nothing above it"}},
+		{"approval", modulePrefix + "tui", false, []string{"approval imports nothing above it"}},
+		{"approval", modulePrefix + "session", false, []string{"approval imports nothing above it"}},
+		{"approval", modulePrefix + "provider", false, []string{"approval imports nothing above it"}},
+		{"approval", modulePrefix + "cmd/tern/config", false, []string{"approval imports nothing above it", "nothing imports cmd/tern"}},
+		{"approval", "os/exec", false, []string{"os/exec only in tools, session and the TUI"}},
 		{"tools", modulePrefix + "providerx", false, nil},
 		{"tui", modulePrefix + "cmd/tern/config", false, []string{"nothing imports cmd/tern"}},
 		{"cmd/tern/doctor", modulePrefix + "cmd/tern/config", false, nil},
