@@ -21,14 +21,14 @@ const (
 	Ask
 )
 
-// Outcome names who decided a call that runs or is refused without
+// Decider names who decided a call that runs or is refused without
 // asking, so the agent can report the decision; the set is closed.
-type Outcome int
+type Decider int
 
-// The outcomes.
+// The deciders.
 const (
 	// Silent is a read inside the workspace: it runs and nothing is reported.
-	Silent Outcome = iota
+	Silent Decider = iota
 	// ByRule is a deny or allow rule, a policy, --dangerously-skip-approvals
 	// or the read-only commands: the decision holds for this call only.
 	ByRule
@@ -41,7 +41,7 @@ type Ruling struct {
 	Verdict Verdict
 	// By says who decided a Run or a Deny; Message says it in words
 	// ("denied by the rule run_shell:rm *").
-	By      Outcome
+	By      Decider
 	Message string
 	// Denial is the tool result text the model gets for Deny.
 	Denial string

@@ -35,7 +35,7 @@ func TestDecideOutcomes(t *testing.T) {
 		args    json.RawMessage
 		policy  Policy
 		verdict Verdict
-		by      Outcome
+		by      Decider
 		message string
 	}{
 		{"a read", a, read, "read_file", json.RawMessage(`{"path":"a.go"}`), PolicyAsk, Run, Silent, ""},
