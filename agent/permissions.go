@@ -1,6 +1,10 @@
 package agent
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ternhq/tern/tools"
+)
 
 // Grant is one "allow for this session" the agent holds.
 type Grant struct {
@@ -56,7 +60,7 @@ func grantLabel(key string) string {
 		return editScope.Label
 	}
 	if tool, prefix, ok := strings.Cut(key, ":"); ok && prefix != "" {
-		if tool == "run_shell" {
+		if tool == tools.RunShellName {
 			return "commands starting with `" + prefix + "`"
 		}
 		return tool + " calls starting with `" + prefix + "`"
