@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ternhq/tern/tools"
@@ -40,6 +41,27 @@ func TestFoldingBlocks(t *testing.T) {
 	} {
 		if got := foldable(tc.b); got != tc.want {
 			t.Errorf("foldable(%T) = %v", tc.b, got)
+		}
+	}
+}
+
+// TestCardIcons checks each renderer's icon in the drawn title, including
+// the cards no golden shows.
+func TestCardIcons(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]string{
+		tools.ReadFileName:  "→ read_file",
+		tools.ListFilesName: "≡ list_files",
+		tools.GrepName:      "⌕ grep",
+		tools.EditFileName:  "✎ edit_file",
+		tools.WriteFileName: "✎ write_file",
+		tools.RunShellName:  "$ run_shell",
+		tools.TodoWriteName: "☑ todo_write",
+		"mcp_search":        "⚙ mcp_search",
+	} {
+		c := &toolCard{name: name, state: cardReady}
+		if got := stripAll(c.render(testRC(80))); !strings.HasPrefix(got, want) {
+			t.Errorf("%s card starts %q, want %q", name, got, want)
 		}
 	}
 }
