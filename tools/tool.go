@@ -1,6 +1,6 @@
-// Package tools holds the tools the model can call (read_file, list_files,
-// grep, edit_file, write_file, run_shell, todo_write), the workspace guard
-// every path goes through, and the output caps. It is the only place that runs user commands.
+// Package tools holds the tools the model can call (one file each, gathered
+// in default.go), the workspace guard every path goes through, and the
+// output caps. It is the only place that runs user commands.
 package tools
 
 import (
