@@ -123,7 +123,7 @@ func userShell(reg *tools.Registry) func(ctx context.Context, command string, ou
 	return func(ctx context.Context, command string, output func(string, bool)) (int, error) {
 		t, ok := reg.Get(tools.RunShellName)
 		if !ok {
-			return 0, errors.New("run_shell is not available")
+			return 0, errors.New(tools.RunShellName + " is not available")
 		}
 		args, err := json.Marshal(map[string]string{"command": command})
 		if err != nil {
@@ -157,7 +157,7 @@ func attachFile(reg *tools.Registry) func(path string) (string, error) {
 	return func(path string) (string, error) {
 		t, ok := reg.Get(tools.ReadFileName)
 		if !ok {
-			return "", errors.New("read_file is not available")
+			return "", errors.New(tools.ReadFileName + " is not available")
 		}
 		args, err := json.Marshal(map[string]string{"path": path})
 		if err != nil {
