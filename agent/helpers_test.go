@@ -46,11 +46,13 @@ func calls(nameArgs ...string) script {
 
 // fakeTool is a configurable tools.Tool.
 type fakeTool struct {
-	name    string
-	kind    tools.Kind
-	schema  string
-	preview func(ctx context.Context, args json.RawMessage) (tools.Preview, error)
-	run     func(ctx context.Context, args json.RawMessage, output func(string)) tools.Result
+	name   string
+	kind   tools.Kind
+	schema string
+	// guidance is the rule the system prompt gives for the tool.
+	guidance string
+	preview  func(ctx context.Context, args json.RawMessage) (tools.Preview, error)
+	run      func(ctx context.Context, args json.RawMessage, output func(string)) tools.Result
 
 	mu  sync.Mutex
 	ran []string
@@ -61,7 +63,7 @@ func (f *fakeTool) Spec() tools.Spec {
 	if s == "" {
 		s = `{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`
 	}
-	return tools.Spec{Name: f.name, Description: "fake " + f.name, Parameters: json.RawMessage(s)}
+	return tools.Spec{Name: f.name, Description: "fake " + f.name, Parameters: json.RawMessage(s), Guidance: f.guidance}
 }
 
 func (f *fakeTool) Kind() tools.Kind { return f.kind }
@@ -93,9 +95,9 @@ const shellSchema = `{"type":"object","properties":{"command":{"type":"string"},
 
 // fakeTools returns read, edit and shell fakes named like the real tools.
 func fakeTools() (read, edit, shell *fakeTool) {
-	read = &fakeTool{name: "read_file", kind: tools.KindRead}
-	edit = &fakeTool{name: "edit_file", kind: tools.KindEdit}
-	shell = &fakeTool{name: "run_shell", kind: tools.KindShell, schema: shellSchema}
+	read = &fakeTool{name: tools.ReadFileName, kind: tools.KindRead, guidance: "Use read_file to read files."}
+	edit = &fakeTool{name: tools.EditFileName, kind: tools.KindEdit, guidance: "Prefer edit_file for changes to existing files."}
+	shell = &fakeTool{name: tools.RunShellName, kind: tools.KindShell, schema: shellSchema, guidance: "Use run_shell to build and test."}
 	return read, edit, shell
 }
 

@@ -38,9 +38,6 @@ const (
 	partSummary = "summary"
 )
 
-// todoToolName is the tool whose list is pinned.
-const todoToolName = "todo_write"
-
 // compactMessage builds the content of the message that replaces the
 // compacted messages.
 func compactMessage(first, current string, todo []tools.TodoItem, summary string) string {
@@ -166,7 +163,7 @@ func FirstRequest(ms []provider.Message) string {
 // call that succeeded, else the list pinned by the last compaction, else
 // none. A resumed or rewound conversation gets its list back from it.
 func CurrentTodo(ms []provider.Message) []tools.TodoItem {
-	okPrefix := "<" + resultTag + ` name="` + todoToolName + `" status="` + tools.StatusOK.String() + "\">\n"
+	okPrefix := "<" + resultTag + ` name="` + tools.TodoWriteName + `" status="` + tools.StatusOK.String() + "\">\n"
 	succeeded := map[string]bool{}
 	for i := len(ms) - 1; i >= 0; i-- {
 		m := ms[i]
@@ -178,7 +175,7 @@ func CurrentTodo(ms []provider.Message) []tools.TodoItem {
 		case provider.RoleAssistant:
 			for j := len(m.ToolCalls) - 1; j >= 0; j-- {
 				c := m.ToolCalls[j]
-				if c.Name != todoToolName || !succeeded[c.ID] {
+				if c.Name != tools.TodoWriteName || !succeeded[c.ID] {
 					continue
 				}
 				if items, err := tools.ParseTodo(json.RawMessage(c.Arguments)); err == nil {

@@ -84,24 +84,27 @@ func memorySection(files []MemoryFile) string {
 	return b.String()
 }
 
-// toolRules are the rules for each tool, written only when it is offered.
-var toolRules = []struct{ tool, rule string }{
-	{"read_file", "Use read_file to read files; read large files in parts with offset and limit."},
-	{"list_files", "Use list_files to find files by glob pattern; it respects .gitignore."},
-	{"grep", "Use grep (RE2 regular expressions) to search file contents before reading whole files."},
-	{"edit_file", "Prefer edit_file for changes to existing files: old_string must match the file exactly (whitespace included) and occur once, so include enough surrounding lines to make it unique. Read the file first."},
-	{"write_file", "Use write_file only to create new files or to rewrite a file completely; read an existing file before overwriting it."},
-	{"todo_write", "For work of three or more steps, keep a todo list with todo_write: write the plan first, keep one item in_progress, and mark each item done as soon as it is finished; skip it for simple requests."},
-	{"run_shell", "Use run_shell to build, test and run commands (bash, in the workspace, no stdin). Prefer the project's own build and test commands; do not start interactive programs or servers that never exit. Use the file tools, not the shell, to read, search and edit files."},
-}
-
+// writeToolRules writes the rule of each tool in reg that has one, in
+// registry order, except that the shell's come last: they point back at the
+// file tools ("use the file tools, not the shell").
 func writeToolRules(b *strings.Builder, reg *tools.Registry) {
 	b.WriteString("\n# Tools\n")
 	b.WriteString("- Never create, change or delete files outside the workspace root; file tools refuse paths outside it.\n")
 	b.WriteString("- Independent calls can be made together in one answer; calls that depend on each other need separate steps.\n")
-	for _, r := range toolRules {
-		if _, ok := reg.Get(r.tool); ok {
-			b.WriteString("- " + r.rule + "\n")
+	var shell []string
+	for _, name := range reg.Names() {
+		t, _ := reg.Get(name)
+		rule := t.Spec().Guidance
+		if rule == "" {
+			continue
 		}
+		if t.Kind() == tools.KindShell {
+			shell = append(shell, rule)
+			continue
+		}
+		b.WriteString("- " + rule + "\n")
+	}
+	for _, rule := range shell {
+		b.WriteString("- " + rule + "\n")
 	}
 }

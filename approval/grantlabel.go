@@ -9,7 +9,7 @@ func GrantLabel(key string) string {
 		return editScope.Label
 	}
 	if tool, prefix, ok := strings.Cut(key, ":"); ok && prefix != "" {
-		if tool == "run_shell" {
+		if tool == shellTool {
 			return "commands starting with `" + prefix + "`"
 		}
 		return tool + " calls starting with `" + prefix + "`"

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // Rules are allow and deny lists such as "run_shell:go test *",
@@ -35,7 +37,7 @@ func (r Rules) Validate() error {
 }
 
 // shellTool is the tool whose rule patterns match commands rather than paths.
-const shellTool = "run_shell"
+const shellTool = tools.RunShellName
 
 // rule is one parsed allow or deny entry.
 type rule struct {

@@ -445,9 +445,6 @@ func containsInt(s []int, v int) bool {
 	return false
 }
 
-// shellTool is the tool whose changes only snapshots capture.
-const shellTool = "run_shell"
-
 // change is one file change in the log.
 type change struct {
 	seq int64
@@ -505,7 +502,7 @@ func (r *Rewinder) ledger(ctx context.Context, s *Session, from int64) (*ledger,
 		case ToolResult:
 			// Without snapshots, say that commands ran: what they changed
 			// is not known and not restored.
-			if shadow == nil && b.Tool == shellTool && b.Status != StatusDenied && epochOf(turn, 0, rec.Seq) >= from {
+			if shadow == nil && b.Tool == tools.RunShellName && b.Status != StatusDenied && epochOf(turn, 0, rec.Seq) >= from {
 				noShell[turn] = true
 			}
 		case Checkpoint:

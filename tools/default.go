@@ -1,8 +1,8 @@
 package tools
 
-// DefaultRegistry returns the six tools tern offers the model, in the fixed
-// order read_file, list_files, grep, edit_file, write_file, run_shell, all
-// confined to workspace w. env is the environment run_shell passes on to
+// DefaultRegistry returns the tools tern offers the model, in the fixed
+// order of DefaultRegistryWith's list (docs/tools.md's table, which a test
+// checks against it), the file tools confined to workspace w. env is the environment run_shell passes on to
 // commands (cmd/tern passes os.Environ()); tern's own API keys are removed
 // from it (see FilterEnv).
 func DefaultRegistry(w *Workspace, env []string) *Registry {

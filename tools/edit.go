@@ -49,9 +49,15 @@ type editFile struct {
 // file the model has read, inside workspace w.
 func NewEditFile(w *Workspace) Tool { return &editFile{w: w} }
 
+// EditFileName is the name the model calls edit_file by.
+const EditFileName = "edit_file"
+
+// editGuidance is edit_file's rule in the system prompt.
+const editGuidance = "Prefer edit_file for changes to existing files: old_string must match the file exactly (whitespace included) and occur once, so include enough surrounding lines to make it unique. Read the file first."
+
 // Spec describes edit_file to the model.
 func (t *editFile) Spec() Spec {
-	return Spec{Name: "edit_file", Description: editDescription, Parameters: editSchema()}
+	return Spec{Name: EditFileName, Guidance: editGuidance, Description: editDescription, Parameters: editSchema()}
 }
 
 // Kind is KindEdit: edits ask for approval under the default policy.

@@ -62,10 +62,17 @@ var grepSchema = objectSchema(
 		Description: "Lines of context to show before and after each match (at most 10). Default 0."},
 )
 
+// GrepName is the name the model calls grep by.
+const GrepName = "grep"
+
+// grepGuidance is grep's rule in the system prompt.
+const grepGuidance = "Use grep (RE2 regular expressions) to search file contents before reading whole files."
+
 // Spec describes grep to the model.
 func (t *grepTool) Spec() Spec {
 	return Spec{
-		Name: "grep",
+		Name:     GrepName,
+		Guidance: grepGuidance,
 		Description: "Search file contents with a regular expression, line by line. " +
 			"Prints \"path:line: text\" for each matching line (context lines as \"path-line- text\", groups separated by \"--\"), " +
 			"sorted by path then line. Files excluded by .gitignore, binary files and secret files are skipped. " +

@@ -35,10 +35,17 @@ var listFilesSchema = objectSchema(
 			"Default: all files."},
 )
 
+// ListFilesName is the name the model calls list_files by.
+const ListFilesName = "list_files"
+
+// listGuidance is list_files's rule in the system prompt.
+const listGuidance = "Use list_files to find files by glob pattern; it respects .gitignore."
+
 // Spec describes list_files to the model.
 func (t *listFilesTool) Spec() Spec {
 	return Spec{
-		Name: "list_files",
+		Name:     ListFilesName,
+		Guidance: listGuidance,
 		Description: "List the files under a directory of the workspace, recursively, optionally filtered by a glob pattern. " +
 			"Files excluded by .gitignore, the .git directory and secret files are left out. " +
 			"Paths are relative to the workspace root, one per line, sorted; names with unusual characters are shown quoted. " +

@@ -54,10 +54,17 @@ var readFileSchema = objectSchema(
 		Description: "Maximum number of lines to return. Default 2000."},
 )
 
+// ReadFileName is the name the model calls read_file by.
+const ReadFileName = "read_file"
+
+// readGuidance is read_file's rule in the system prompt.
+const readGuidance = "Use read_file to read files; read large files in parts with offset and limit."
+
 // Spec describes read_file to the model.
 func (t *readFileTool) Spec() Spec {
 	return Spec{
-		Name: "read_file",
+		Name:     ReadFileName,
+		Guidance: readGuidance,
 		Description: "Read a text file from the workspace. Returns numbered lines (line number, tab, text); " +
 			"the numbers are not part of the file. Shows up to 2000 lines from offset; lines longer than 2000 " +
 			"characters are cut. When the output is cut it says which offset to use to read more. " +

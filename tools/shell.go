@@ -163,6 +163,12 @@ func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
 	return t
 }
 
+// RunShellName is the name the model calls run_shell by.
+const RunShellName = "run_shell"
+
+// shellGuidance is run_shell's rule in the system prompt.
+const shellGuidance = "Use run_shell to build, test and run commands (bash, in the workspace, no stdin). Prefer the project's own build and test commands; do not start interactive programs or servers that never exit. Use the file tools, not the shell, to read, search and edit files."
+
 // Spec describes run_shell to the model, with the sandbox's limits when
 // commands are confined, so the model keeps its work where it may write.
 func (t *runShell) Spec() Spec {
@@ -177,7 +183,7 @@ func (t *runShell) Spec() Spec {
 		}
 		desc += "; use $TMPDIR, not /tmp, for temporary files."
 	}
-	return Spec{Name: "run_shell", Description: desc, Parameters: shellSchema()}
+	return Spec{Name: RunShellName, Guidance: shellGuidance, Description: desc, Parameters: shellSchema()}
 }
 
 // sandboxNote is what run_shell adds to the output of a confined command

@@ -55,10 +55,17 @@ type TodoTool struct {
 // NewTodoWrite returns the todo_write tool with an empty list.
 func NewTodoWrite() Tool { return &TodoTool{} }
 
+// TodoWriteName is the name the model calls todo_write by.
+const TodoWriteName = "todo_write"
+
+// todoGuidance is todo_write's rule in the system prompt.
+const todoGuidance = "For work of three or more steps, keep a todo list with todo_write: write the plan first, keep one item in_progress, and mark each item done as soon as it is finished; skip it for simple requests."
+
 // Spec describes todo_write to the model.
 func (t *TodoTool) Spec() Spec {
 	return Spec{
-		Name: "todo_write",
+		Name:     TodoWriteName,
+		Guidance: todoGuidance,
 		Description: "Keep a todo list of the steps of multi-step work, shown to the user. " +
 			"Each call replaces the whole list: send every item with its status (pending, in_progress, done). " +
 			"Use it for tasks of three or more steps; keep exactly one item in_progress while you work, " +

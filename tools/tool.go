@@ -1,6 +1,6 @@
-// Package tools holds the tools the model can call (read_file, list_files,
-// grep, edit_file, write_file, run_shell), the workspace guard every path goes
-// through, and the output caps. It is the only place that runs user commands.
+// Package tools holds the tools the model can call (one file each, gathered
+// in default.go), the workspace guard every path goes through, and the
+// output caps. It is the only place that runs user commands.
 package tools
 
 import (
@@ -41,6 +41,9 @@ type Spec struct {
 	Description string
 	// Parameters is a JSON Schema object.
 	Parameters json.RawMessage
+	// Guidance is the tool's rule in the system prompt, written only when the
+	// tool is offered; it is not part of the spec sent with requests.
+	Guidance string
 }
 
 // Preview is what a user sees before approving a call.

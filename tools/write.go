@@ -40,9 +40,15 @@ type writeFile struct {
 // overwrites files the model has read, inside workspace w.
 func NewWriteFile(w *Workspace) Tool { return &writeFile{w: w} }
 
+// WriteFileName is the name the model calls write_file by.
+const WriteFileName = "write_file"
+
+// writeGuidance is write_file's rule in the system prompt.
+const writeGuidance = "Use write_file only to create new files or to rewrite a file completely; read an existing file before overwriting it."
+
 // Spec describes write_file to the model.
 func (t *writeFile) Spec() Spec {
-	return Spec{Name: "write_file", Description: writeDescription, Parameters: writeSchema()}
+	return Spec{Name: WriteFileName, Guidance: writeGuidance, Description: writeDescription, Parameters: writeSchema()}
 }
 
 // Kind is KindEdit: writes ask for approval under the default policy.

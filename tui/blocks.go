@@ -176,12 +176,15 @@ func (b *reasoningBlock) finish(now time.Time) {
 	b.invalidate()
 }
 
-func (b *reasoningBlock) render(rc *renderCtx) []string {
+func (b *reasoningBlock) render(rc *renderCtx) []string { return b.draw(rc, b.expanded) }
+
+// draw renders the reasoning whole when expanded, else on one line.
+func (b *reasoningBlock) draw(rc *renderCtx, expanded bool) []string {
 	head := "∴ thinking… "
 	if b.done {
 		head = fmt.Sprintf("∴ thought for %s ", fmtDuration(b.took))
 	}
-	if b.expanded {
+	if expanded {
 		out := []string{rc.th.reasoning.Render(strings.TrimSpace(head) + " (" + firstKey(rc.keys.Expand) + " to collapse)")}
 		for _, l := range wrap(strings.TrimSpace(b.src.String()), rc.width-4) {
 			out = append(out, "  "+rc.th.reasoning.Render(l))

@@ -7,6 +7,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
+	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
 )
 
@@ -84,9 +85,9 @@ func diffFromArgs(name string, args map[string]any) string {
 	str := func(k string) string { s, _ := args[k].(string); return s }
 	var before, after string
 	switch name {
-	case "edit_file":
+	case tools.EditFileName:
 		before, after = str("old_string"), str("new_string")
-	case "write_file":
+	case tools.WriteFileName:
 		after = str("content")
 	default:
 		return ""

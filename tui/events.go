@@ -103,7 +103,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 			if c.name == agent.ProposePlanTool && ev.Result.Status == tools.StatusOK {
 				m.planProposed = true
 			}
-			if c.name == todoTool && ev.Result.Status == tools.StatusOK {
+			if c.name == tools.TodoWriteName && ev.Result.Status == tools.StatusOK {
 				args := c.raw
 				if ev.Call != nil && len(ev.Call.Args) > 0 {
 					args = ev.Call.Args

@@ -206,12 +206,8 @@ func (m *model) onLastLine() bool {
 
 // toggleLatest expands or collapses the most recent card or reasoning.
 func (m *model) toggleLatest() {
-	switch b := m.latest.(type) {
-	case *toolCard:
-		b.expanded = !b.expanded
-		m.tr.changed(b)
-	case *reasoningBlock:
-		b.expanded = !b.expanded
+	if b, ok := m.latest.(foldingBlock); ok {
+		b.toggleExpanded()
 		m.tr.changed(b)
 	}
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/ternhq/tern/tui/sanitize"
 )
 
-// todoTool is the name of the tool whose list is pinned above the input.
-const todoTool = "todo_write"
-
 // Todo panel sizes: the most item lines shown, and fewer on short screens
 // so the transcript keeps room.
 const (

@@ -71,40 +71,7 @@ func (c *toolCard) setArgs(raw json.RawMessage) {
 		m = nil // the agent repairs arguments; an unparsable rest shows no detail
 	}
 	c.args, c.raw = m, raw
-	str := func(k string) string { s, _ := m[k].(string); return sanitize.Visible(s) }
-	switch c.name {
-	case agent.ProposePlanTool:
-		c.plan = sanitize.Clean(str("plan"))
-	case "run_shell":
-		c.command = str("command")
-		c.main = firstLine(c.command)
-	case "grep":
-		c.main = str("pattern")
-		if p := str("path"); p != "" {
-			c.main += " in " + p
-		}
-	case "list_files":
-		c.main = str("path")
-		if c.main == "" {
-			c.main = "."
-		}
-		if p := str("pattern"); p != "" {
-			c.main += " " + p
-		}
-	default:
-		c.main = str("path")
-		if c.main == "" {
-			for _, v := range m { // unknown tools: any string argument tells something
-				if s, ok := v.(string); ok {
-					c.main = firstLine(sanitize.Visible(s))
-					break
-				}
-			}
-		}
-	}
-	if c.diff == "" {
-		c.diff = sanitize.Visible(diffFromArgs(c.name, m))
-	}
+	c.renderer().setArgs(c, m)
 }
 
 // setPreview takes the diff and command from an approval preview.
@@ -188,7 +155,7 @@ func (c *toolCard) finish(r *agent.ToolResult) {
 	switch r.Status {
 	case tools.StatusOK:
 		c.state = cardDone
-		if c.name == "run_shell" && r.ExitCode != 0 {
+		if isCommandCard(c) && r.ExitCode != 0 {
 			// A command that failed is news for the model, not an error of
 			// the call, but for the user it failed all the same.
 			c.state = cardFailed
@@ -209,27 +176,6 @@ func (c *toolCard) finish(r *agent.ToolResult) {
 
 // live reports whether the card changes with the clock (spinner, elapsed).
 func (c *toolCard) live() bool { return c.state == cardRunning || c.state == cardStreaming }
-
-func (c *toolCard) icon() string {
-	if c.shell {
-		return "!"
-	}
-	switch c.name {
-	case "read_file":
-		return "→"
-	case "list_files":
-		return "≡"
-	case "grep":
-		return "⌕"
-	case "edit_file", "write_file":
-		return "✎"
-	case "run_shell":
-		return "$"
-	case todoTool:
-		return "☑"
-	}
-	return "⚙"
-}
 
 func (c *toolCard) stateText(rc *renderCtx) string {
 	th := rc.th
@@ -253,7 +199,7 @@ func (c *toolCard) stateText(rc *renderCtx) string {
 		switch {
 		case c.summary != "": // "exit 3", "timed out after 2m", "could not start"
 			s += " · " + c.summary
-		case c.shell || c.name == "run_shell":
+		case isCommandCard(c):
 			s += fmt.Sprintf(" · exit %d", c.exitCode)
 		}
 		return th.bad.Render(s)
@@ -300,16 +246,13 @@ func (c *toolCard) render(rc *renderCtx) []string {
 
 // draw renders the card for rc.width columns with the body at detail d.
 func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
-	open := d.open()
 	th := rc.th
+	r := c.renderer()
 	name := c.name
-	switch {
-	case c.shell:
-		name = "shell"
-	case c.name == agent.ProposePlanTool:
-		name = "Plan"
+	if t, ok := r.(titledRenderer); ok {
+		name = t.title()
 	}
-	head := th.accent.Render(c.icon()) + " " + th.cardTitle.Render(name)
+	head := th.accent.Render(r.icon()) + " " + th.cardTitle.Render(name)
 	state := c.stateText(rc)
 	room := rc.width - 6 - stringWidth(name) - stringWidth(state)
 	if c.main != "" && room > 4 {
@@ -323,59 +266,10 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 			out = append(out, indent+th.dim.Render(l))
 		}
 	}
-	switch {
-	case c.plan != "":
-		// The plan is what the user decides on: shown whole, as Markdown.
-		for _, l := range planLines(rc, c.plan, body) {
-			out = append(out, indent+l)
-		}
-	case c.state == cardAwaiting:
-		// The approval dialog shows the whole preview.
-	case c.diff != "" && (c.name == "edit_file" || c.name == "write_file"):
-		limit := collapsedDiff
-		if open {
-			limit = 0
-		}
-		lines, hidden := renderDiff(rc, c.diff, body, limit, open)
-		for _, l := range lines {
-			out = append(out, indent+l)
-		}
-		if hidden > 0 {
-			more := firstKey(rc.keys.Expand) + " expands the latest card · " + firstKey(rc.keys.Transcript) + " shows all"
-			if d == detailFolded {
-				more = firstKey(rc.keys.View.Fold) + " unfolds"
-			}
-			out = append(out, indent+th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
-		}
-	case c.command != "" && (c.name == "run_shell" || c.shell):
-		cmdLines := wrap(c.command, body-2)
-		if !open && len(cmdLines) > 3 {
-			cmdLines = append(cmdLines[:3], "…")
-		}
-		for i, l := range cmdLines {
-			p := "$ "
-			if i > 0 {
-				p = "  "
-			}
-			out = append(out, indent+th.dim.Render(p)+l)
-		}
-		text := c.output.String()
-		if text == "" && (c.state == cardDone || c.state == cardFailed) {
-			text = c.result
-		}
-		out = append(out, c.tail(rc, text, body, d)...)
-		if c.sandboxed {
-			for _, l := range wrap(sandboxedLine, body) {
-				out = append(out, indent+th.warn.Render(l))
-			}
-		}
-	case open && c.result != "" && (c.state != cardFailed || c.errText != c.result):
-		// A failed call's result is its error, drawn below in the error colour.
-		out = append(out, c.tail(rc, c.result, body, d)...)
-	}
-	if c.state == cardFailed && c.errText != "" && c.name != "run_shell" {
+	out = append(out, r.body(c, rc, d, body)...)
+	if c.state == cardFailed && c.errText != "" && !errorsInBody(r) {
 		lines := wrap(c.errText, body)
-		if !open && len(lines) > 3 {
+		if !d.open() && len(lines) > 3 {
 			lines = append(lines[:3], "…")
 		}
 		for _, l := range lines {
@@ -383,6 +277,20 @@ func (c *toolCard) draw(rc *renderCtx, d cardDetail) []string {
 		}
 	}
 	return append(out, "")
+}
+
+// isCommandCard reports whether the card is a command's, whose exit code
+// tells how it ended.
+func isCommandCard(c *toolCard) bool {
+	_, ok := c.renderer().(commandRenderer)
+	return ok
+}
+
+// errorsInBody reports whether r's cards already show a failed call's
+// error in their body.
+func errorsInBody(r cardRenderer) bool {
+	cr, ok := r.(commandRenderer)
+	return ok && cr.errorsInBody()
 }
 
 // tail draws the last lines of a tool's output: a few in the preview, more
@@ -414,14 +322,4 @@ func (c *toolCard) tail(rc *renderCtx, text string, width int, d cardDetail) []s
 		out = append(out, "  "+bar+truncate(l, width-2))
 	}
 	return out
-}
-
-// planLines renders a proposed plan's Markdown for width columns.
-func planLines(rc *renderCtx, plan string, width int) []string {
-	if r := rc.md(width); r != nil {
-		if lines, err := r.Lines(plan); err == nil {
-			return lines
-		}
-	}
-	return wrap(plan, width)
 }

@@ -27,8 +27,8 @@ type transcriptView struct {
 // in full unless folded there, with a gutter that marks the selected one.
 type fullBlock struct {
 	cache
-	inner    block // *toolCard or *reasoningBlock
-	rev      int   // inner's cache revision when last rendered
+	inner    foldingBlock
+	rev      int // inner's cache revision when last rendered
 	folded   bool
 	selected bool
 }
@@ -45,22 +45,11 @@ func (f *fullBlock) render(rc *renderCtx) []string {
 	f.rev = f.inner.cacheRef().rev
 	sub := *rc
 	sub.width = max(10, rc.width-2)
-	var lines []string
-	switch b := f.inner.(type) {
-	case *toolCard:
-		d := detailFull
-		if f.folded {
-			d = detailFolded
-		}
-		lines = b.draw(&sub, d)
-	case *reasoningBlock:
-		// The reasoning block draws itself expanded or not from its flag,
-		// which belongs to the conversation: set it for this render only.
-		was := b.expanded
-		b.expanded = !f.folded
-		lines = b.render(&sub)
-		b.expanded = was
+	d := detailFull
+	if f.folded {
+		d = detailFolded
 	}
+	lines := f.inner.drawAt(&sub, d)
 	gutter := "  "
 	if f.selected {
 		gutter = rc.th.accent.Render("▎") + " "
@@ -78,23 +67,21 @@ func (f *fullBlock) render(rc *renderCtx) []string {
 
 // foldable reports whether the transcript view draws b through a fullBlock.
 func foldable(b block) bool {
-	switch b.(type) {
-	case *toolCard, *reasoningBlock:
-		return true
-	}
-	return false
+	_, ok := b.(foldingBlock)
+	return ok
 }
 
 func (v *transcriptView) isOpen() bool { return v != nil && v.open }
 
 // wrap returns what the view shows for the conversation block b.
 func (v *transcriptView) wrap(b block) block {
-	if !foldable(b) {
+	fb, ok := b.(foldingBlock)
+	if !ok {
 		return b
 	}
 	f, ok := v.wraps[b]
 	if !ok {
-		f = &fullBlock{inner: b}
+		f = &fullBlock{inner: fb}
 		v.wraps[b] = f
 	}
 	return f

@@ -121,9 +121,9 @@ func (c *cli) showInterface(ctx context.Context, a *app, cfg *config.Config) int
 // the model's commands (but no approval: the user asked for it).
 func userShell(reg *tools.Registry) func(ctx context.Context, command string, output func(string, bool)) (int, error) {
 	return func(ctx context.Context, command string, output func(string, bool)) (int, error) {
-		t, ok := reg.Get("run_shell")
+		t, ok := reg.Get(tools.RunShellName)
 		if !ok {
-			return 0, errors.New("run_shell is not available")
+			return 0, errors.New(tools.RunShellName + " is not available")
 		}
 		args, err := json.Marshal(map[string]string{"command": command})
 		if err != nil {
@@ -155,9 +155,9 @@ func userShell(reg *tools.Registry) func(ctx context.Context, command string, ou
 // the same workspace guard, secret-file filter and clamp as the model's reads.
 func attachFile(reg *tools.Registry) func(path string) (string, error) {
 	return func(path string) (string, error) {
-		t, ok := reg.Get("read_file")
+		t, ok := reg.Get(tools.ReadFileName)
 		if !ok {
-			return "", errors.New("read_file is not available")
+			return "", errors.New(tools.ReadFileName + " is not available")
 		}
 		args, err := json.Marshal(map[string]string{"path": path})
 		if err != nil {

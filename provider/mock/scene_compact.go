@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
 )
 
 // compactMaxItems bounds each list of the offline summary.
@@ -64,7 +65,7 @@ func compactStep(t turn) answer {
 				decisions = append(decisions, line) // a conclusion, not "let me read"
 			}
 			for _, c := range m.ToolCalls {
-				if c.Name == "todo_write" {
+				if c.Name == tools.TodoWriteName {
 					open = openTodo(c.Arguments)
 					continue
 				}
@@ -187,11 +188,11 @@ func touchedEnded(tool, args string, st status) string {
 // toolNoun names what a call on a file was.
 func toolNoun(tool string) string {
 	switch tool {
-	case "read_file":
+	case tools.ReadFileName:
 		return "read"
-	case "edit_file":
+	case tools.EditFileName:
 		return "edit"
-	case "write_file":
+	case tools.WriteFileName:
 		return "write"
 	}
 	return tool
@@ -199,11 +200,11 @@ func toolNoun(tool string) string {
 
 func toolVerb(tool string) string {
 	switch tool {
-	case "read_file":
+	case tools.ReadFileName:
 		return "read"
-	case "edit_file":
+	case tools.EditFileName:
 		return "edited"
-	case "write_file":
+	case tools.WriteFileName:
 		return "written"
 	}
 	return "used by " + tool

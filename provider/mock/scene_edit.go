@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // editStep adds a comment to a file the way a careful model would: read it,
@@ -21,31 +23,31 @@ func editStep(t turn) answer {
 	if style.none {
 		return answer{text: fmt.Sprintf("`%s` is a format without comments, so I left it unchanged. Try a source or Markdown file.", p)}
 	}
-	if chk, ok := t.last("run_shell"); ok {
+	if chk, ok := t.last(tools.RunShellName); ok {
 		return answer{text: editReport(t, p, chk)}
 	}
-	if ed, ok := t.last("edit_file", "write_file"); ok {
+	if ed, ok := t.last(tools.EditFileName, tools.WriteFileName); ok {
 		if ed.status != statusOK {
 			return answer{text: outcome(ed, "the change to `"+p+"`") + fmt.Sprintf("\n\nI left `%s` unchanged.", p)}
 		}
 		cmd := "grep -n -F -- " + shellQuote(commentText) + " " + shellQuote(p)
 		return answer{
 			text:  fmt.Sprintf("The change is in place. Let me check that `%s` now holds the comment.", p),
-			calls: []call{{name: "run_shell", args: jsonArgs("command", cmd)}},
+			calls: []call{{name: tools.RunShellName, args: jsonArgs("command", cmd)}},
 		}
 	}
-	rd, ok := t.last("read_file")
+	rd, ok := t.last(tools.ReadFileName)
 	if !ok {
 		return answer{
 			text:  fmt.Sprintf("I'll read `%s` first, then add a comment to it.", p),
-			calls: []call{{name: "read_file", args: jsonArgs("path", p)}},
+			calls: []call{{name: tools.ReadFileName, args: jsonArgs("path", p)}},
 		}
 	}
 	switch {
 	case rd.missing():
 		return answer{
 			text:  fmt.Sprintf("`%s` does not exist yet, so I'll create it with a comment.", p),
-			calls: []call{{name: "write_file", args: jsonArgs("path", p, "content", newFile(p, style))}},
+			calls: []call{{name: tools.WriteFileName, args: jsonArgs("path", p, "content", newFile(p, style))}},
 		}
 	case rd.status != statusOK:
 		return answer{text: outcome(rd, "reading `"+p+"`") + fmt.Sprintf("\n\nI left `%s` unchanged.", p)}
@@ -54,7 +56,7 @@ func editStep(t turn) answer {
 	if len(lines) == 0 {
 		return answer{
 			text:  fmt.Sprintf("`%s` is empty, so I'll write the comment as its only line.", p),
-			calls: []call{{name: "write_file", args: jsonArgs("path", p, "content", newFile(p, style))}},
+			calls: []call{{name: tools.WriteFileName, args: jsonArgs("path", p, "content", newFile(p, style))}},
 		}
 	}
 	l, ok := anchor(lines)
@@ -64,7 +66,7 @@ func editStep(t turn) answer {
 	indent := l.text[:len(l.text)-len(strings.TrimLeft(l.text, " \t"))]
 	return answer{
 		text: fmt.Sprintf("I'll add a comment above line %d (%s).", l.n, code(strings.TrimSpace(l.text))),
-		calls: []call{{name: "edit_file", args: jsonArgs(
+		calls: []call{{name: tools.EditFileName, args: jsonArgs(
 			"path", p, "old_string", l.text, "new_string", style.line(indent)+"\n"+l.text)}},
 	}
 }
@@ -95,9 +97,9 @@ var grepNumber = regexp.MustCompile(`(?m)^(\d+):`)
 // editReport is the last reply: what changed, and what the check found.
 func editReport(t turn, p string, chk result) string {
 	var b strings.Builder
-	ed, _ := t.last("edit_file", "write_file")
+	ed, _ := t.last(tools.EditFileName, tools.WriteFileName)
 	switch ed.tool {
-	case "write_file":
+	case tools.WriteFileName:
 		fmt.Fprintf(&b, "I created `%s` with a one-line comment.", p)
 	default:
 		var args struct {

@@ -3,6 +3,8 @@ package mock
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // brokenArgs is invalid JSON that no safe repair can fix: removing the
@@ -18,7 +20,7 @@ func failStep(t turn) answer {
 				"and send another call with broken JSON arguments.",
 			calls: []call{
 				{name: "delete_everything", args: jsonArgs("path", ".", "confirm", true)},
-				{name: "read_file", args: brokenArgs},
+				{name: tools.ReadFileName, args: brokenArgs},
 			},
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // agentsFile is what /init asks the model to write.
@@ -14,7 +16,7 @@ const agentsFile = "AGENTS.md"
 // README (and an existing AGENTS.md, to improve it), then write AGENTS.md
 // from what they showed, through write_file and its approval, and report.
 func initStep(t turn) answer {
-	if w, ok := t.last("write_file"); ok {
+	if w, ok := t.last(tools.WriteFileName); ok {
 		if w.status != statusOK {
 			return answer{text: outcome(w, "writing `"+agentsFile+"`") + "\n\nSo there is no new `" + agentsFile + "`; run `/init` again to retry."}
 		}
@@ -22,11 +24,11 @@ func initStep(t turn) answer {
 			"Review it and keep what is true; tern loads it into the system prompt of the next session.\n\n"+
 			"_The offline provider drafted it from the tool output; a real model would write more._", agentsFile)}
 	}
-	l, ok := t.last("list_files")
+	l, ok := t.last(tools.ListFilesName)
 	if !ok {
 		return answer{
 			text:  "I'll look at the project first: its files, then its README.",
-			calls: []call{{name: "list_files", args: jsonArgs("pattern", "**/*")}},
+			calls: []call{{name: tools.ListFilesName, args: jsonArgs("pattern", "**/*")}},
 		}
 	}
 	var files []string
@@ -35,7 +37,7 @@ func initStep(t turn) answer {
 	}
 	reads := map[string]result{}
 	for _, r := range t.results {
-		if r.tool == "read_file" {
+		if r.tool == tools.ReadFileName {
 			reads[argPath(r.args)] = r
 		}
 	}
@@ -43,7 +45,7 @@ func initStep(t turn) answer {
 		if _, done := reads[want]; want != "" && !done {
 			return answer{
 				text:  fmt.Sprintf("Reading `%s`.", want),
-				calls: []call{{name: "read_file", args: jsonArgs("path", want)}},
+				calls: []call{{name: tools.ReadFileName, args: jsonArgs("path", want)}},
 			}
 		}
 	}
@@ -52,7 +54,7 @@ func initStep(t turn) answer {
 	if existing(files, agentsFile) != "" {
 		what = "`" + agentsFile + "` exists: I'll keep it and add what it lacks."
 	}
-	return answer{text: what, calls: []call{{name: "write_file", args: jsonArgs("path", agentsFile, "content", content)}}}
+	return answer{text: what, calls: []call{{name: tools.WriteFileName, args: jsonArgs("path", agentsFile, "content", content)}}}
 }
 
 // findReadme is the README among files at the root, or "".

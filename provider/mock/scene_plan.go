@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
 )
 
 // Plan mode reaches the model as notes opening user messages (see
@@ -69,7 +70,7 @@ func previousRequest(msgs []provider.Message) string {
 }
 
 // readOnlyTools are the calls a plan may still make.
-var readOnlyTools = map[string]bool{"read_file": true, "grep": true, "list_files": true, "todo_write": true, proposePlanTool: true}
+var readOnlyTools = map[string]bool{tools.ReadFileName: true, tools.GrepName: true, tools.ListFilesName: true, tools.TodoWriteName: true, proposePlanTool: true}
 
 // asPlan turns a reply that would change something into the plan of
 // those changes, written down with todo_write first; reads still run, so
@@ -94,14 +95,14 @@ func asPlan(t turn, a answer) answer {
 		steps = append(steps, describeChange(c))
 	}
 	steps = append(steps, "Check the result and report what changed.")
-	if _, ok := t.last("todo_write"); !ok {
+	if _, ok := t.last(tools.TodoWriteName); !ok {
 		items := make([]string, len(steps))
 		for i, s := range steps {
 			items[i] = jsonArgs("text", strings.TrimSuffix(s, "."), "status", "pending")
 		}
 		return answer{
 			text:  "I'll write the plan down as a todo list.",
-			calls: []call{{name: "todo_write", args: `{"items":[` + strings.Join(items, ",") + `]}`}},
+			calls: []call{{name: tools.TodoWriteName, args: `{"items":[` + strings.Join(items, ",") + `]}`}},
 		}
 	}
 	if _, ok := t.last(proposePlanTool); ok {
@@ -126,7 +127,7 @@ func finishPlan(t turn, a answer) answer {
 	if len(a.calls) > 0 {
 		return a
 	}
-	if _, ok := t.last("todo_write"); ok {
+	if _, ok := t.last(tools.TodoWriteName); ok {
 		return a
 	}
 	changed := false
@@ -138,11 +139,11 @@ func finishPlan(t turn, a answer) answer {
 	}
 	for i := len(t.msgs) - 1; i >= 0; i-- {
 		for _, c := range t.msgs[i].ToolCalls {
-			if c.Name != "todo_write" {
+			if c.Name != tools.TodoWriteName {
 				continue
 			}
 			done := strings.ReplaceAll(strings.ReplaceAll(c.Arguments, `"pending"`, `"done"`), `"in_progress"`, `"done"`)
-			return answer{text: "Marking the plan done.", calls: []call{{name: "todo_write", args: done}}}
+			return answer{text: "Marking the plan done.", calls: []call{{name: tools.TodoWriteName, args: done}}}
 		}
 	}
 	return a
@@ -152,9 +153,9 @@ func finishPlan(t turn, a answer) answer {
 func describeChange(c call) string {
 	if f := touched(c.name, c.args); f != "" {
 		switch c.name {
-		case "edit_file":
+		case tools.EditFileName:
 			return "Edit " + strings.TrimSuffix(f, ": edited") + " with `edit_file`."
-		case "write_file":
+		case tools.WriteFileName:
 			return "Write " + strings.TrimSuffix(f, ": written") + " with `write_file`."
 		}
 		return strings.ToUpper(f[:1]) + f[1:] + "."

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // planStep is plan mode's scene for a request no other scene knows (a
@@ -19,11 +21,11 @@ func planStep(t turn) answer {
 	if _, ok := t.last(proposePlanTool); ok {
 		return answer{text: "The plan is above: accept it, or tell me what to change."}
 	}
-	l, ok := t.last("list_files")
+	l, ok := t.last(tools.ListFilesName)
 	if !ok {
 		return answer{
 			text:  "Plan mode: I'll look at the project's files before I plan.",
-			calls: []call{{name: "list_files", args: jsonArgs("pattern", "**/*")}},
+			calls: []call{{name: tools.ListFilesName, args: jsonArgs("pattern", "**/*")}},
 		}
 	}
 	var files []string
@@ -31,11 +33,11 @@ func planStep(t turn) answer {
 		files = listed(l.body)
 	}
 	target := relevantFile(t.user, files)
-	r, read := t.last("read_file")
+	r, read := t.last(tools.ReadFileName)
 	if target != "" && !read {
 		return answer{
 			text:  fmt.Sprintf("`%s` looks like where this belongs; reading it.", target),
-			calls: []call{{name: "read_file", args: jsonArgs("path", target)}},
+			calls: []call{{name: tools.ReadFileName, args: jsonArgs("path", target)}},
 		}
 	}
 	plan := draftPlan(t.user, target, r, files)

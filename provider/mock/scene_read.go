@@ -5,6 +5,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // readStep reads the named file, then summarises what read_file returned.
@@ -13,11 +15,11 @@ func readStep(t turn) answer {
 	if p == "" {
 		return answer{text: "Which file should I read? Name it, for example `read go.mod` or `explain cmd/tern/main.go`."}
 	}
-	r, ok := t.last("read_file")
+	r, ok := t.last(tools.ReadFileName)
 	if !ok {
 		return answer{
 			text:  fmt.Sprintf("Let me read `%s`.", p),
-			calls: []call{{name: "read_file", args: jsonArgs("path", p)}},
+			calls: []call{{name: tools.ReadFileName, args: jsonArgs("path", p)}},
 		}
 	}
 	switch r.status {

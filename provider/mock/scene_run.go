@@ -3,6 +3,8 @@ package mock
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // runStep runs the rest of the message as a shell command, then reports its
@@ -12,11 +14,11 @@ func runStep(t turn) answer {
 	if cmd == "" {
 		return answer{text: "What should I run? Try `run go test ./...` or `run ls -la`."}
 	}
-	r, ok := t.last("run_shell")
+	r, ok := t.last(tools.RunShellName)
 	if !ok {
 		return answer{
 			text:  fmt.Sprintf("Running `%s`.", cmd),
-			calls: []call{{name: "run_shell", args: jsonArgs("command", cmd)}},
+			calls: []call{{name: tools.RunShellName, args: jsonArgs("command", cmd)}},
 		}
 	}
 	var b strings.Builder

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // searchStep searches contents and file names in one reply (two parallel
@@ -16,14 +18,14 @@ func searchStep(t turn) answer {
 		return answer{text: "What should I search for? Try `search Provider` or `find \"tool call\"`."}
 	}
 	glob := "**/*" + globEscape(w) + "*"
-	g, gok := t.last("grep")
-	l, lok := t.last("list_files")
+	g, gok := t.last(tools.GrepName)
+	l, lok := t.last(tools.ListFilesName)
 	if !gok && !lok {
 		return answer{
 			text: fmt.Sprintf("Searching file contents and names for `%s`.", w),
 			calls: []call{
-				{name: "grep", args: jsonArgs("pattern", regexp.QuoteMeta(w))},
-				{name: "list_files", args: jsonArgs("pattern", glob)},
+				{name: tools.GrepName, args: jsonArgs("pattern", regexp.QuoteMeta(w))},
+				{name: tools.ListFilesName, args: jsonArgs("pattern", glob)},
 			},
 		}
 	}

@@ -3,6 +3,8 @@ package mock
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // TourSteps is how many model requests the tour scene makes: one to list
@@ -15,11 +17,11 @@ const TourSteps = 20
 // fewer than it wants), then summarise. It is the scripted multi-step task
 // the request meter is measured on.
 func tourStep(t turn) answer {
-	l, ok := t.last("list_files")
+	l, ok := t.last(tools.ListFilesName)
 	if !ok {
 		return answer{
 			text:  "I will list the files, then read them one by one.",
-			calls: []call{{name: "list_files", args: jsonArgs("pattern", "**/*")}},
+			calls: []call{{name: tools.ListFilesName, args: jsonArgs("pattern", "**/*")}},
 		}
 	}
 	var files []string
@@ -32,7 +34,7 @@ func tourStep(t turn) answer {
 	reads := 0
 	var lines int
 	for _, r := range t.results {
-		if r.tool == "read_file" {
+		if r.tool == tools.ReadFileName {
 			reads++
 			lines += strings.Count(r.body, "\n")
 		}
@@ -45,12 +47,12 @@ func tourStep(t turn) answer {
 			// loop guard refuses repeated calls).
 			return answer{
 				text:  fmt.Sprintf("Reading `%s` again, its first %d lines (%d of %d).", p, 40*round, reads+1, TourSteps-2),
-				calls: []call{{name: "read_file", args: jsonArgs("path", p, "limit", 40*round)}},
+				calls: []call{{name: tools.ReadFileName, args: jsonArgs("path", p, "limit", 40*round)}},
 			}
 		}
 		return answer{
 			text:  fmt.Sprintf("Reading `%s` (%d of %d).", p, reads+1, TourSteps-2),
-			calls: []call{{name: "read_file", args: jsonArgs("path", p)}},
+			calls: []call{{name: tools.ReadFileName, args: jsonArgs("path", p)}},
 		}
 	}
 	return answer{text: fmt.Sprintf("## Tour\n\nI read %s (%s of output) among %s: %s.\n",

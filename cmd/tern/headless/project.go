@@ -275,7 +275,7 @@ func (p *Projector) completeCall(c *callItem, res agent.ToolResult) Message {
 	args, raw := argsObject(c.args)
 	out := res.Output
 	it := Item{ID: c.id, Type: ItemToolCall, Tool: c.tool, Arguments: args, RawArguments: raw, Status: statusName(res.Status), Output: &out}
-	if c.tool == "run_shell" && (res.Status == tools.StatusOK || res.Status == tools.StatusError) {
+	if c.tool == tools.RunShellName && (res.Status == tools.StatusOK || res.Status == tools.StatusError) {
 		code := res.ExitCode
 		it.ExitCode = &code
 	}

@@ -1,0 +1,19 @@
+package tui
+
+import "github.com/ternhq/tern/tui/sanitize"
+
+// editCard draws edit_file calls: the file and the change as a diff.
+type editCard struct{}
+
+func (editCard) icon() string { return "✎" }
+
+func (editCard) setArgs(c *toolCard, args map[string]any) {
+	c.main = pathOrAnyString(args)
+	if c.diff == "" {
+		c.diff = sanitize.Visible(diffFromArgs(c.name, args))
+	}
+}
+
+func (editCard) body(c *toolCard, rc *renderCtx, d cardDetail, width int) []string {
+	return diffBody(c, rc, d, width)
+}
