@@ -41,7 +41,7 @@ func (c *cli) doctor(ctx context.Context, args []string) int {
 		// retries hide.
 		p, err := openai.New(openai.Config{
 			BaseURL: cfg.BaseURL.V, APIKey: cfg.APIKey.V, Model: cfg.Model.V,
-			Headers: cfg.ModelSettings(cfg.Model.V).Headers, MaxAttempts: 1,
+			ModelHeaders: cfg.ModelHeaders(), MaxAttempts: 1,
 		})
 		if err != nil {
 			opts.GatewayErr = err

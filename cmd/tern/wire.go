@@ -151,11 +151,13 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 	} else {
 		p, err := openai.New(openai.Config{
-			BaseURL:     cfg.BaseURL.V,
-			APIKey:      cfg.APIKey.V,
-			Model:       model,
-			Headers:     cfg.ModelSettings(model).Headers,
-			MaxAttempts: cfg.MaxAttempts.V,
+			BaseURL: cfg.BaseURL.V,
+			APIKey:  cfg.APIKey.V,
+			Model:   model,
+			// Per model and chosen per request: /model and a resumed
+			// session change the model after this.
+			ModelHeaders: cfg.ModelHeaders(),
+			MaxAttempts:  cfg.MaxAttempts.V,
 			// 0 in config.toml is no limit; the provider's 0 is its default.
 			FirstTokenTimeout: noLimit(cfg.Bounds.FirstTokenTimeout.V),
 			StreamIdleTimeout: noLimit(cfg.Bounds.StreamIdleTimeout.V),

@@ -30,6 +30,11 @@ type Config struct {
 	// Headers are added to every request (e.g. OpenRouter's HTTP-Referer);
 	// they override the defaults, Authorization included.
 	Headers map[string]string
+	// ModelHeaders maps a model id to extra headers for the requests made
+	// with that model, chosen per request so they follow a model change;
+	// they override Headers. Requests that name no model (the model list)
+	// use Model's.
+	ModelHeaders map[string]map[string]string
 	// MaxAttempts bounds the attempts per request, first one included;
 	// 0 means DefaultMaxAttempts, 1 disables retries.
 	MaxAttempts int
@@ -82,5 +87,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	// Copied so a caller changing its map cannot race with requests.
 	c.Headers = maps.Clone(c.Headers)
+	mh := make(map[string]map[string]string, len(c.ModelHeaders))
+	for id, h := range c.ModelHeaders {
+		mh[id] = maps.Clone(h)
+	}
+	c.ModelHeaders = mh
 	return c, nil
 }

@@ -7,23 +7,37 @@ import (
 )
 
 // doer is the go-openai HTTPDoer tern installs: it adds the configured
-// headers to every request and hands the response back to the caller through
+// headers, and those of the request's model, to every request and hands the response back to the caller through
 // the request's context. go-openai hides responses (headers such as
 // Retry-After, and the body of a stream), and this is the one place they pass.
 type doer struct {
-	client  *http.Client
-	headers map[string]string
+	client       *http.Client
+	headers      map[string]string
+	modelHeaders map[string]map[string]string
+	// model is the model whose headers go with a request that names none
+	// (the model list).
+	model string
 }
 
 // Do sends req with the extra headers and records the response in the
 // exchange attached to req's context, if any.
 func (d *doer) Do(req *http.Request) (*http.Response, error) {
+	ex, _ := req.Context().Value(exchangeKey{}).(*exchange)
+	model := d.model
+	if ex != nil && ex.model != "" {
+		model = ex.model
+	}
 	for k, v := range d.headers {
+		req.Header.Set(k, v)
+	}
+	// Looked up per request: the model can change between requests
+	// (/model, a resumed session), and its headers go with it.
+	for k, v := range d.modelHeaders[model] {
 		req.Header.Set(k, v)
 	}
 	resp, err := d.client.Do(req)
 	limitErrorBody(resp)
-	if ex, ok := req.Context().Value(exchangeKey{}).(*exchange); ok {
+	if ex != nil {
 		if ex.limit > 0 && resp != nil {
 			resp.Body = limitedBody{Reader: io.LimitReader(resp.Body, ex.limit), Closer: resp.Body}
 		}
@@ -35,6 +49,9 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 // exchange receives the HTTP response of one go-openai call.
 type exchange struct {
 	resp *http.Response
+	// model is the request's model, which picks its per-model headers;
+	// empty means the doer's default.
+	model string
 	// limit, when positive, ends the body after that many bytes: for a
 	// document go-openai reads whole (the model list), never for a stream.
 	limit int64
@@ -42,10 +59,10 @@ type exchange struct {
 
 type exchangeKey struct{}
 
-// withExchange returns a context whose requests record their response in a
-// new exchange.
-func withExchange(ctx context.Context) (context.Context, *exchange) {
-	ex := &exchange{}
+// withExchange returns a context whose requests, for model (empty for the
+// default), record their response in a new exchange.
+func withExchange(ctx context.Context, model string) (context.Context, *exchange) {
+	ex := &exchange{model: model}
 	return context.WithValue(ctx, exchangeKey{}, ex), ex
 }
 

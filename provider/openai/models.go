@@ -10,7 +10,7 @@ import (
 // not retry: its callers want a quick answer and show the error, a
 // *provider.Error, as it is.
 func (p *Provider) ListModels(ctx context.Context) ([]string, error) {
-	rctx, ex := withExchange(ctx)
+	rctx, ex := withExchange(ctx, "")
 	ex.limit = maxModelList // go-openai decodes the whole body
 	list, err := p.client.ListModels(rctx)
 	if err != nil {

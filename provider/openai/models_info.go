@@ -43,7 +43,7 @@ func (p *Provider) ListModelInfo(ctx context.Context) ([]ModelInfo, error) {
 	if p.cfg.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
 	}
-	resp, err := (&doer{client: p.cfg.HTTPClient, headers: p.cfg.Headers}).Do(req)
+	resp, err := p.doer.Do(req)
 	if err != nil {
 		return nil, p.classify(ctx, err, nil, "")
 	}

@@ -23,6 +23,8 @@ import (
 type Provider struct {
 	cfg    Config
 	client *goopenai.Client
+	// doer carries every request, go-openai's and ListModelInfo's.
+	doer *doer
 	// wait sleeps between attempts; tests replace it to observe the waits.
 	wait func(ctx context.Context, d time.Duration) error
 	// jitter returns a random value in [0, n) for backoff.
@@ -40,10 +42,12 @@ func New(cfg Config) (*Provider, error) {
 	}
 	oc := goopenai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
-	oc.HTTPClient = &doer{client: cfg.HTTPClient, headers: cfg.Headers}
+	d := &doer{client: cfg.HTTPClient, headers: cfg.Headers, modelHeaders: cfg.ModelHeaders, model: cfg.Model}
+	oc.HTTPClient = d
 	return &Provider{
 		cfg:    cfg,
 		client: goopenai.NewClientWithConfig(oc),
+		doer:   d,
 		wait:   sleep,
 		jitter: rand.Int64N,
 	}, nil

@@ -69,7 +69,7 @@ func (s *stream) connect() *provider.Error {
 // open makes one attempt.
 func (s *stream) open() *provider.Error {
 	actx, wd := startWatchdog(s.ctx, s.p.cfg.FirstTokenTimeout, s.p.cfg.StreamIdleTimeout, s.p.timeoutError)
-	ctx, ex := withExchange(actx)
+	ctx, ex := withExchange(actx, s.req.Model)
 	cs, err := s.p.client.CreateChatCompletionStream(ctx, s.req)
 	if err != nil {
 		if ex.resp != nil {

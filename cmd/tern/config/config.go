@@ -108,6 +108,18 @@ func (c *Config) ModelSettings(id string) ModelSettings {
 	return c.Models[id]
 }
 
+// ModelHeaders returns every model's extra headers by model id, for a
+// provider that picks them per request as the model changes.
+func (c *Config) ModelHeaders() map[string]map[string]string {
+	h := make(map[string]map[string]string, len(c.Models))
+	for id, s := range c.Models {
+		if len(s.Headers) > 0 {
+			h[id] = s.Headers
+		}
+	}
+	return h
+}
+
 // Offline reports whether tern must use the offline scripted provider, and
 // why: MOCK=1 (or --mock, or mock = true), or no API key for a gateway that
 // is not on this machine. Local servers (Ollama, vLLM, llama.cpp) often need
