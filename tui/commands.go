@@ -9,7 +9,6 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tui/sanitize"
 )
 
@@ -152,28 +151,6 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-func (m *model) cmdClear(string) tea.Cmd {
-	if m.busy {
-		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /clear", true)
-		return nil
-	}
-	if err := m.be.Reset(); err != nil {
-		m.setNotice("clear: "+err.Error(), true)
-		return nil
-	}
-	m.tr.clear()
-	m.cards = map[string]*toolCard{}
-	m.streamed = map[block]bool{}
-	m.answer, m.thinking, m.latest = nil, nil, nil
-	m.usage, m.lastIn = provider.Usage{}, 0
-	m.queued, m.shellContext = nil, nil
-	m.todo = nil
-	m.planOffer, m.compactB = false, nil
-	m.tr.add(m.welcome())
-	m.setNotice("new conversation", false)
-	return nil
 }
 
 // modelsMsg carries the gateway's model list for the picker.

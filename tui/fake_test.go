@@ -29,6 +29,12 @@ type fakeBackend struct {
 	startOnSubmit bool
 	// perms is what Permissions returns; Revoke drops its grants.
 	perms agent.Permissions
+	// resetErr is what Reset returns.
+	resetErr error
+	// resetCalled, when set, receives once Reset is called; Reset then
+	// waits for resetGate to close, as a slow disk would make it.
+	resetCalled chan struct{}
+	resetGate   chan struct{}
 }
 
 func newFakeBackend() *fakeBackend {
@@ -84,10 +90,20 @@ func (f *fakeBackend) Model() string {
 }
 
 func (f *fakeBackend) Reset() error {
+	if f.resetCalled != nil {
+		f.resetCalled <- struct{}{}
+		<-f.resetGate
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.resets++
-	return nil
+	return f.resetErr
+}
+
+func (f *fakeBackend) resetCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.resets
 }
 
 func (f *fakeBackend) close() { f.closeOnce.Do(func() { close(f.ch) }) }

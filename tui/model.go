@@ -396,6 +396,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onDiff(msg)
 	case undoMsg:
 		cmd = m.onUndo(msg)
+	case clearMsg:
+		cmd = m.onClear(msg)
 	case sessionResult:
 		cmd = msg.apply(m)
 	default:

@@ -27,6 +27,11 @@ type Backend interface {
 	Policy() agent.Policy
 	SetModel(string)
 	Model() string
+	// Reset starts a new conversation; the interface calls it from a
+	// command, off the Update loop, as it may create and sync files.
+	// agent.ErrBusy means nothing was reset; any other error tells what
+	// went wrong once the conversation was reset (a new session log that
+	// could not be started), and is shown as a notice.
 	Reset() error
 	// Permissions and Revoke are /permissions: the policy, rules and
 	// session grants in force, and taking a grant back.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +31,7 @@ func TestExportInsideWorkspaceStaysInside(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := session.Header{TernVersion: "test", Workspace: ws.Root, Model: "m", ApprovalPolicy: "ask", SystemPrompt: "sys"}
-	log, err := openLog(context.Background(), t.TempDir(), h, nil, false, ws, io.Discard)
+	log, err := openLog(context.Background(), t.TempDir(), h, nil, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +53,7 @@ func TestSessionExportIsTerminalSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := session.Header{TernVersion: "test", Workspace: ws.Root, Model: "m", ApprovalPolicy: "ask", SystemPrompt: "sys"}
-	log, err := openLog(context.Background(), home, h, nil, false, ws, io.Discard)
+	log, err := openLog(context.Background(), home, h, nil, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

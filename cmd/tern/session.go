@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -97,8 +96,6 @@ type sessionLog struct {
 	// header is the template for the session /clear starts.
 	header session.Header
 	home   string
-	// notices receives what went wrong while recording.
-	notices io.Writer
 	// shadow is the snapshot repository, opened in the background; close
 	// waits for git to finish, so none runs on in TERN_HOME after exit.
 	shadow *session.PendingShadow
@@ -115,7 +112,7 @@ type sessionLog struct {
 // openLog starts the log: a new session, the resumed one (appending), or a
 // fork of it. It installs the checkpointer on ws so tools save files before
 // changing them.
-func openLog(ctx context.Context, home string, h session.Header, res *resumed, fork bool, ws *tools.Workspace, notices io.Writer) (*sessionLog, error) {
+func openLog(ctx context.Context, home string, h session.Header, res *resumed, fork bool, ws *tools.Workspace) (*sessionLog, error) {
 	var w *session.Writer
 	var err error
 	lastTurn := 0
@@ -143,7 +140,7 @@ func openLog(ctx context.Context, home string, h session.Header, res *resumed, f
 	session.NewCheckpointer(rec, sh).Install(ws)
 	l := &sessionLog{
 		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),
-		root: ws.Root, header: h, home: home, notices: notices, shadow: sh,
+		root: ws.Root, header: h, home: home, shadow: sh,
 	}
 	if res != nil {
 		l.title = res.state.Title
@@ -162,22 +159,20 @@ func (l *sessionLog) ID() string {
 }
 
 // restart moves recording to a new session, as /clear starts a fresh
-// conversation; the old log is synced and closed.
-func (l *sessionLog) restart() {
+// conversation; the old log is synced and closed. Its error is for the
+// caller to show: while the full-screen interface is up, stderr is not.
+func (l *sessionLog) restart() error {
 	if l == nil {
-		return
+		return nil
 	}
 	l.mu.Lock()
 	h := l.header
 	l.mu.Unlock()
 	w, err := session.Create(l.home, h)
 	if err != nil {
-		notef(l.notices, "tern: start a new session log: %v; still writing to %s\n", err, l.recorder.Writer().Path())
-		return
+		return fmt.Errorf("start a new session log: %w; still writing to %s", err, l.recorder.Writer().Path())
 	}
-	if err := l.switchTo(w, 0, nil); err != nil {
-		notef(l.notices, "tern: %v\n", err)
-	}
+	return l.switchTo(w, 0, nil)
 }
 
 // switchTo moves recording to w, continuing after lastTurn: the old log is
@@ -335,13 +330,13 @@ func (r *recordedAgent) SetPolicy(p agent.Policy) {
 }
 
 // Reset clears the conversation and continues in a new session log, so a
-// resumed session never mixes the two conversations.
+// resumed session never mixes the two conversations. An error after the
+// conversation was cleared is the new log's, as tui.Backend describes.
 func (r *recordedAgent) Reset() error {
 	if err := r.Agent.Reset(); err != nil {
 		return err
 	}
-	r.log.restart()
-	return nil
+	return r.log.restart()
 }
 
 // toolsHash identifies the tool specs the agent offers, as the session
@@ -353,11 +348,6 @@ func toolsHash(reg *tools.Registry) string {
 		ps[i] = provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
 	}
 	return session.ToolsHash(ps)
-}
-
-// notef writes a notice; a failed write to stderr has nowhere to be reported.
-func notef(w io.Writer, format string, args ...any) {
-	_, _ = fmt.Fprintf(w, format, args...)
 }
 
 // export writes the conversation as Markdown to path, for /export; ""

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +32,7 @@ func TestSessionLogLifecycle(t *testing.T) {
 	ctx := context.Background()
 
 	// A session without a turn leaves nothing behind.
-	log, err := openLog(ctx, home, h, nil, false, ws, io.Discard)
+	log, err := openLog(ctx, home, h, nil, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,13 +45,15 @@ func TestSessionLogLifecycle(t *testing.T) {
 	}
 
 	// /clear moves to a new session; both keep their own turns.
-	log, err = openLog(ctx, home, h, nil, false, ws, io.Discard)
+	log, err = openLog(ctx, home, h, nil, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
 	turn(log.recorder, "first", "one")
 	firstID, firstPath := log.ID(), log.writer.Path()
-	log.restart()
+	if err := log.restart(); err != nil {
+		t.Fatal(err)
+	}
 	if log.ID() == firstID {
 		t.Fatal("restart kept the session id")
 	}
@@ -83,7 +84,7 @@ func TestSessionLogLifecycle(t *testing.T) {
 	if len(res.state.Messages) != 2 {
 		t.Fatalf("resumed %d messages, want 2", len(res.state.Messages))
 	}
-	log, err = openLog(ctx, home, h, res, false, ws, io.Discard)
+	log, err = openLog(ctx, home, h, res, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestSessionLogLifecycle(t *testing.T) {
 	if latest.log.Path != firstPath {
 		t.Errorf("latest = %s, want %s (used last)", latest.log.Path, firstPath)
 	}
-	log, err = openLog(ctx, home, h, res, true, ws, io.Discard)
+	log, err = openLog(ctx, home, h, res, true, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestSessionLogDiffUndoExport(t *testing.T) {
 	}
 	h := session.Header{TernVersion: "test", Workspace: ws.Root, Model: "m", ApprovalPolicy: "ask", SystemPrompt: "sys"}
 	ctx := context.Background()
-	log, err := openLog(ctx, home, h, nil, false, ws, io.Discard)
+	log, err := openLog(ctx, home, h, nil, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,4 +227,35 @@ type toldReverts struct{ restored, removed []string }
 func (r *toldReverts) NoteReverted(restored, removed []string) {
 	r.restored = append(r.restored, restored...)
 	r.removed = append(r.removed, removed...)
+}
+
+// TestRestartFailureIsReturned covers /clear when the new session log
+// cannot be created: the error goes back to the caller (the interface
+// shows it as a notice; nothing is written to stderr under the full-screen
+// display) and recording stays in the old log.
+func TestRestartFailureIsReturned(t *testing.T) {
+	t.Parallel()
+	ws, err := tools.NewWorkspace(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := session.Header{TernVersion: "test", Workspace: ws.Root, Model: "m", ApprovalPolicy: "ask", SystemPrompt: "sys"}
+	log, err := openLog(context.Background(), t.TempDir(), h, nil, false, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = log.close() })
+	id, path := log.ID(), log.writer.Path()
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log.home = filepath.Join(blocker, "home") // under a file: no folder can be made there
+	err = log.restart()
+	if err == nil || !strings.Contains(err.Error(), "still writing to "+path) {
+		t.Fatalf("restart = %v, want an error naming the log still written", err)
+	}
+	if log.ID() != id {
+		t.Errorf("the session changed to %s although its log failed", log.ID())
+	}
 }

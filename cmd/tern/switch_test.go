@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -81,7 +80,7 @@ func newSwitchFixture(t *testing.T) *switchFixture {
 		t.Fatal(err)
 	}
 	h := session.Header{TernVersion: "test", Workspace: f.ws.Root, Model: "flag-model", ApprovalPolicy: "read-only", SystemPrompt: "today's system prompt"}
-	if f.log, err = openLog(context.Background(), f.home, h, nil, false, f.ws, io.Discard); err != nil {
+	if f.log, err = openLog(context.Background(), f.home, h, nil, false, f.ws); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = f.log.close() })

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,7 +133,7 @@ func newTestLog(t *testing.T, home string) *sessionLog {
 		t.Fatal(err)
 	}
 	h := session.Header{TernVersion: "test", Workspace: ws.Root, Model: "m", ApprovalPolicy: "ask", SystemPrompt: "sys"}
-	log, err := openLog(context.Background(), home, h, nil, false, ws, io.Discard)
+	log, err := openLog(context.Background(), home, h, nil, false, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

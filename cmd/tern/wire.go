@@ -260,7 +260,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			ApprovalPolicy: policy.String(),
 			SystemPrompt:   system,
 			ToolsHash:      hash,
-		}, res, opts.session.fork, ws, opts.notices)
+		}, res, opts.session.fork, ws)
 		switch {
 		case err != nil && res != nil:
 			return nil, err // continuing that session was the point
