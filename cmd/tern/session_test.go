@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/session"
@@ -103,7 +104,12 @@ func TestSessionLogLifecycle(t *testing.T) {
 		t.Errorf("after resuming: last turn %d and %d messages; want 2, 4", res.state.LastTurn, len(res.state.Messages))
 	}
 	// --continue takes the session used last: the first, resumed after the
-	// second was started.
+	// second was started. A file's time is only as fine as the kernel's
+	// clock tick, so the second is dated a minute back, as it would be.
+	earlier := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(secondPath, earlier, earlier); err != nil {
+		t.Fatal(err)
+	}
 	latest, err := loadResumed(home, ws.Root, sessionChoice{mode: resumeLatest})
 	if err != nil {
 		t.Fatal(err)
