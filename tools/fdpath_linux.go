@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // fdPath returns the path the kernel knows for the open file f (its link in
@@ -34,4 +36,28 @@ func fdPath(f *os.File) (p string, ok bool) {
 func fdName(fd int) (p string, known bool) {
 	p, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
 	return p, err == nil
+}
+
+// mountedOver reports whether the descriptor fd is a mount point, not a
+// file of the folder dirfd: a file bind mounted over a workspace name
+// (mount --bind .env notes.txt) is another file's inode with that one's
+// link count, and /proc names it by the mount point. It is told by the
+// mount-root attribute, or where that is not reported by a mount other
+// than the folder's; if neither can be known, it is taken as mounted over.
+func mountedOver(dirfd, fd int) bool {
+	var f unix.Statx_t
+	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &f); err != nil {
+		return true
+	}
+	if f.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT != 0 {
+		return f.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0
+	}
+	var d unix.Statx_t
+	if err := unix.Statx(dirfd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &d); err != nil {
+		return true
+	}
+	if f.Mask&d.Mask&unix.STATX_MNT_ID == 0 {
+		return true
+	}
+	return f.Mnt_id != d.Mnt_id
 }

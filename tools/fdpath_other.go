@@ -11,3 +11,7 @@ func fdPath(*os.File) (string, bool) { return "", false }
 
 // fdName cannot tell, on this system, the path of a descriptor.
 func fdName(int) (string, bool) { return "", false }
+
+// mountedOver cannot tell, on this system, whether a descriptor is a mount
+// point; the link count and name are all there is to go by.
+func mountedOver(dirfd, fd int) bool { return false }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -75,9 +76,19 @@ func (w *Workspace) absOf(rel string) string { return filepath.Join(w.Root, file
 
 // linksAfterBarrier judges, after dirBarrier, the file open as fd that was
 // seen as before under the name abs (name within the folder dirfd): the
-// name must still be the file's, and the result is its link count.
+// name must still be the file's, and the result is its link count. An fd
+// of -1 judges by name only.
 func linksAfterBarrier(dirfd int, name string, fd int, abs string, before *unix.Stat_t) (uint64, error) {
-	if now, known := fdName(fd); known {
+	if fd >= 0 && mountedOver(dirfd, fd) {
+		// Another file mounted over the name: its count is not the
+		// name's, so it is checked as a file with several names.
+		return 2, nil
+	}
+	// /proc adds " (deleted)" to a replaced name, so a name that itself
+	// ends so cannot tell a replaced file from one still named so (the
+	// descriptor renamed to "a", then replaced, reads "a (deleted)"): it
+	// is looked up by name instead.
+	if now, known := fdName(fd); known && !strings.HasSuffix(abs, deletedSuffix) {
 		if now != abs {
 			return 0, errSwapped // renamed, or replaced: "(deleted)"
 		}
@@ -109,3 +120,6 @@ func fileControl(f *os.File, fn func(fd int) error) error {
 	}
 	return ferr
 }
+
+// deletedSuffix is what /proc adds to the name of a removed or replaced file.
+const deletedSuffix = " (deleted)"
