@@ -385,3 +385,34 @@ func TestLinksAfterBarrierDeletedSuffix(t *testing.T) {
 		t.Errorf("linksAfterBarrier = %d, %v; want %v", links, err, errSwapped)
 	}
 }
+
+// settledLinks of a file whose name was replaced since the open refuses it
+// as swapped: the second look's error is not lost.
+func TestSettledLinksReplaced(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, "notes.txt")
+	if err := os.WriteFile(p, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	if err := os.WriteFile(filepath.Join(root, "new"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "new"), p); err != nil {
+		t.Fatal(err)
+	}
+	if links, err := w.settledLinks("notes.txt", f); !errors.Is(err, errSwapped) {
+		t.Errorf("settledLinks = %d, %v; want %v", links, err, errSwapped)
+	}
+}

@@ -54,17 +54,23 @@ func (w *Workspace) settledLinks(rel string, f *os.File) (uint64, error) {
 		return 0, fmt.Errorf("%s %w", displayPath(rel), errSwapped)
 	}
 	defer func() { _ = d.Close() }()
-	var links uint64
+	var (
+		links uint64
+		serr  error // the barrier's or the second look's, kept apart from dirControl's own
+	)
 	err = dirControl(d, func(dirfd int) {
-		if err = dirBarrier(dirfd); err != nil {
+		if serr = dirBarrier(dirfd); serr != nil {
 			return
 		}
-		err = fileControl(f, func(fd int) error {
+		serr = fileControl(f, func(fd int) error {
 			var lerr error
 			links, lerr = linksAfterBarrier(dirfd, path.Base(rel), fd, w.absOf(rel), &before)
 			return lerr
 		})
 	})
+	if err == nil {
+		err = serr
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s %w", displayPath(rel), err)
 	}
