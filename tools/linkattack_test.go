@@ -149,7 +149,7 @@ func attackDuration() time.Duration {
 	if d, err := time.ParseDuration(os.Getenv("TERN_LINK_ATTACK")); err == nil {
 		return d
 	}
-	return 2 * time.Second
+	return time.Second
 }
 
 // A bind mount of .env over notes.txt: notes.txt is .env's file, one link,
@@ -440,4 +440,50 @@ func TestLinkAttackUnlinkEnv(t *testing.T) {
 	}
 	runs, leaks := linkAttack(t, attackDuration(), map[string]string{"notes.txt": "plain\n"}, nil, []attackSwapper{swap}, readCalls("notes.txt"))
 	t.Logf("by design: %d of %d calls showed .env's bytes while .env was away", leaks, runs)
+}
+
+// A hard link to .git/config (which can hold credentials) under an
+// innocent name.
+func TestLinkAttackGitConfigLink(t *testing.T) {
+	setup := func(root string) {
+		if err := os.Link(filepath.Join(root, ".git", "config"), filepath.Join(root, "notes.txt")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, leaks := linkAttack(t, 100*time.Millisecond, map[string]string{".git/config": "[remote]\n\turl = https://x:" + linkAttackMarker + "@h/r\n"}, setup, nil, readCalls("notes.txt"))
+	if leaks > 0 {
+		t.Errorf("%d leaks", leaks)
+	}
+}
+
+// A barrier on a folder that is not the file's proves nothing: the name
+// there must lead to the file too.
+func TestLinksAfterBarrierOtherFolder(t *testing.T) {
+	a, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := t.TempDir()
+	for _, d := range []string{a, b} {
+		if err := os.WriteFile(filepath.Join(d, "n.txt"), []byte(d), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(filepath.Join(a, "n.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	var before unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &before); err != nil {
+		t.Fatal(err)
+	}
+	dfd, err := unix.Open(b, unix.O_RDONLY|unix.O_DIRECTORY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = unix.Close(dfd) }()
+	if links, err := linksAfterBarrier(dfd, "n.txt", int(f.Fd()), filepath.Join(a, "n.txt"), &before); !errors.Is(err, errSwapped) {
+		t.Errorf("linksAfterBarrier = %d, %v; want %v", links, err, errSwapped)
+	}
 }

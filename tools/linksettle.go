@@ -99,9 +99,16 @@ func linksAfterBarrier(dirfd int, name string, fd int, abs string, before *unix.
 			return 0, errSwapped // renamed, or replaced: "(deleted)"
 		}
 		// A link made since the first look counts too.
-		var after unix.Stat_t
+		var after, byName unix.Stat_t
 		if err := unix.Fstat(fd, &after); err != nil {
 			return 0, err
+		}
+		// And the name in dirfd must lead to it: a barrier on a folder
+		// that is not the file's (the folder swapped between the open
+		// and the barrier, and back before /proc was read) waited for
+		// nothing.
+		if err := unix.Fstatat(dirfd, name, &byName, unix.AT_SYMLINK_NOFOLLOW); err != nil || byName.Dev != after.Dev || byName.Ino != after.Ino {
+			return 0, errSwapped
 		}
 		return uint64(max(before.Nlink, after.Nlink)), nil //nolint:unconvert // the field types differ between systems
 	}

@@ -191,6 +191,8 @@ func (w *Workspace) checkShown(rel string, f *os.File, info fs.FileInfo, idx *se
 	}
 	secret, complete := idx.lookup(w, id)
 	switch {
+	case secret != "" && inGitDir(secret):
+		return &shownError{fmt.Sprintf("%s is the same file as %s (a hard link); %s", displayPath(rel), displayPath(secret), gitRefusal(secret))}
 	case secret != "":
 		return &shownError{fmt.Sprintf("%s is the same file as %s (a hard link); %s", displayPath(rel), displayPath(secret), secretRefusal(w, secret))}
 	case !complete:

@@ -206,6 +206,7 @@ func (sc *secretScan) dir(d *os.File, rel string) {
 		}
 		if e.IsDir() {
 			if inGitDir(e.Name()) {
+				sc.gitFiles(d, e.Name(), p)
 				continue
 			}
 			sub, err := openDirAt(d, e.Name())
@@ -237,6 +238,40 @@ func (sc *secretScan) dir(d *os.File, rel string) {
 		if id, _, ok := fileIDOf(info); ok {
 			sc.byID[id] = p
 		}
+	}
+}
+
+// gitFiles records the files directly in the .git folder name of d
+// (workspace path rel): config can hold credentials, and a hard link to it
+// under an innocent name must be known as .git's, as a secret's is. The
+// folder is not walked further (objects are the repository's own content)
+// nor required to stay unchanged (git rewrites these files by rename,
+// which makes new files with one link).
+func (sc *secretScan) gitFiles(d *os.File, name, rel string) {
+	g, err := openDirAt(d, name)
+	if err != nil {
+		return
+	}
+	defer func() { _ = g.Close() }()
+	entries, err := g.ReadDir(-1)
+	if err != nil {
+		sc.state = scanPartial
+		return
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if sc.n++; sc.n > secretScanMax {
+			sc.state = scanPartial
+			return
+		}
+		var st unix.Stat_t
+		var serr error
+		if err := dirControl(g, func(fd int) { serr = unix.Fstatat(fd, e.Name(), &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil || serr != nil {
+			continue // gone since the listing
+		}
+		sc.byID[fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}] = rel + "/" + e.Name() //nolint:unconvert // the field types differ between systems
 	}
 }
 
