@@ -198,7 +198,7 @@ func TestLinkAttackDeletedSuffix(t *testing.T) {
 	const del = "a (deleted)"
 	swap := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for !stopped(stop) {
 			_ = unix.Linkat(r, ".env", r, del, 0)
 			_ = unix.Renameat(r, del, r, "a")
@@ -218,7 +218,7 @@ func TestLinkAttackDeletedSuffix(t *testing.T) {
 func TestLinkAttackExchange(t *testing.T) {
 	swap := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for i := 0; !stopped(stop); i++ {
 			_ = unix.Linkat(r, ".env", r, "x", 0)
 			_ = unix.Renameat2(r, "x", r, "notes.txt", unix.RENAME_EXCHANGE)
@@ -245,9 +245,9 @@ func TestLinkAttackExchange(t *testing.T) {
 func TestLinkAttackCrossDir(t *testing.T) {
 	swap := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		s := openDirFD(t, filepath.Join(root, "sub"))
-		defer unix.Close(s)
+		defer func() { _ = unix.Close(s) }()
 		for !stopped(stop) {
 			_ = unix.Linkat(r, ".env", s, "l", 0)
 			_ = unix.Renameat(s, "l", r, "notes.txt")
@@ -267,11 +267,11 @@ func TestLinkAttackCrossDir(t *testing.T) {
 func TestLinkAttackFolderSwap(t *testing.T) {
 	links := func(root string, stop <-chan struct{}) {
 		d := openDirFD(t, filepath.Join(root, "d"))
-		defer unix.Close(d)
+		defer func() { _ = unix.Close(d) }()
 		e := openDirFD(t, filepath.Join(root, "e"))
-		defer unix.Close(e)
+		defer func() { _ = unix.Close(e) }()
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for !stopped(stop) {
 			for _, f := range []int{d, e} {
 				_ = unix.Linkat(r, ".env", f, ".l", 0)
@@ -282,7 +282,7 @@ func TestLinkAttackFolderSwap(t *testing.T) {
 	}
 	dirs := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for !stopped(stop) {
 			_ = unix.Renameat2(r, "d", r, "e", unix.RENAME_EXCHANGE)
 		}
@@ -303,7 +303,7 @@ func TestLinkAttackWalkSymlink(t *testing.T) {
 	}
 	swap := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for !stopped(stop) {
 			_ = unix.Linkat(r, ".env", r, ".l", 0)
 			_ = unix.Renameat(r, ".l", r, "x.txt")
@@ -321,7 +321,7 @@ func TestLinkAttackWalkSymlink(t *testing.T) {
 func TestLinkAttackLinkChurn(t *testing.T) {
 	swap := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for !stopped(stop) {
 			_ = unix.Linkat(r, ".env", r, ".l", 0)
 			_ = unix.Renameat(r, ".l", r, "notes.txt")
@@ -429,7 +429,7 @@ func TestLinkAttackUnlinkEnv(t *testing.T) {
 	}
 	swap := func(root string, stop <-chan struct{}) {
 		r := openDirFD(t, root)
-		defer unix.Close(r)
+		defer func() { _ = unix.Close(r) }()
 		for !stopped(stop) {
 			_ = unix.Linkat(r, ".env", r, "notes.txt.l", 0)
 			_ = unix.Renameat(r, "notes.txt.l", r, "notes.txt")
