@@ -94,6 +94,12 @@ type Options struct {
 	// one model answer; an answer that passes it fails the turn with
 	// ErrAnswerTooLarge. 0 means DefaultMaxAnswerBytes, negative no limit.
 	MaxAnswerBytes int
+	// External offers tools that come and go (MCP servers); they are read
+	// at each turn's start and offered after the registry's.
+	External tools.Source
+	// TrustReadOnlyMCP lets the read-only policy run MCP tools their
+	// server marks read-only (mcp_trust_read_only).
+	TrustReadOnlyMCP bool
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -142,6 +148,8 @@ type Agent struct {
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
+	// ext are the tools of Options.External offered in this turn.
+	ext externalState
 }
 
 // pendingTurn is a submitted message Run has not started yet.
@@ -211,6 +219,7 @@ func New(opts Options) (*Agent, error) {
 		}
 		a.grants[g] = true
 	}
+	a.ext.builtin = ps
 	a.messages = append(a.initialMessages(), cloneMessages(opts.History)...)
 	a.noteIDsLocked(opts.History)
 	a.opts.History, a.opts.Grants = nil, nil // held in messages and grants now

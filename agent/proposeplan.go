@@ -100,5 +100,5 @@ func (a *Agent) lookupTool(name string) (tools.Tool, bool) {
 	if name == ProposePlanTool && a.Planning() {
 		return proposePlan{}, true
 	}
-	return nil, false
+	return a.externalTool(name)
 }

@@ -61,6 +61,7 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 
 	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
+	a.refreshExternal(t.ctx)
 	a.appendMessages(provider.Message{Role: provider.RoleUser, Content: p.text})
 	fin := t.loop()
 

@@ -190,7 +190,7 @@ func dialogTitle(r *agent.ApprovalRequest) string {
 		return "edit " + sanitize.Visible(r.Preview.Path)
 	case tools.KindShell:
 		return "run " + firstLine(sanitize.Visible(r.Preview.Command))
-	case tools.KindRead:
+	case tools.KindRead, tools.KindExternal:
 		return name
 	}
 	return name
