@@ -18,6 +18,7 @@ import (
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
 	"github.com/ternhq/tern/tools/sandbox"
 	"github.com/ternhq/tern/tui"
 )
@@ -74,6 +75,8 @@ type app struct {
 	titles *titler
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
+	// MCP runs the session's MCP servers; nil when none is configured.
+	MCP *mcp.Manager
 }
 
 // SessionID is the id of the session being recorded.
@@ -100,6 +103,10 @@ func (a *app) Close() error {
 	if a.cleanup != nil {
 		a.cleanup()
 		a.cleanup = nil
+	}
+	if a.MCP != nil {
+		_ = a.MCP.Close() // the servers are stopped; how they exited does not matter now
+		a.MCP = nil
 	}
 	return err
 }
@@ -188,6 +195,12 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 	}()
 	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices)
+	defer func() {
+		if !wired && mcpServers != nil {
+			_ = mcpServers.Close()
+		}
+	}()
 	memory, err := agent.LoadMemory(ws.Root, cfg.Home.V)
 	if err != nil { // the files that could be read are still used
 		c.printf(opts.notices, "tern: %v\n", err)
@@ -295,6 +308,8 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		BeforeRequest:    recordGate(log, logFailed),
 		BeforeTool:       recordGate(log, logFailed),
 		MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
+		External:         mcpSource(mcpServers),
+		TrustReadOnlyMCP: cfg.MCPTrustReadOnly.V,
 	})
 	if err != nil {
 		_ = log.close()
@@ -353,6 +368,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Sandbox:       sandboxStatus,
 		Permissions:   permissionsInfo(cfg, policy, policySource, sandboxStatus),
 		cleanup:       cleanup,
+		MCP:           mcpServers,
 	}, nil
 }
 

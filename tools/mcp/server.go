@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -169,6 +170,7 @@ func (s *server) list(ctx context.Context, cs *sdk.ClientSession) ([]*tool, erro
 		ro := t.Annotations != nil && t.Annotations.ReadOnlyHint
 		out = append(out, &tool{srv: s, name: name, remote: t.Name, description: desc, schema: inputSchema(t.InputSchema), readOnly: ro})
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // Defaults for settings nobody configured.
@@ -84,6 +86,11 @@ type Config struct {
 	Mouse Value[bool]
 	// TitleModel is the model that names sessions; empty: the session's.
 	TitleModel Value[string]
+	// MCPServers are config.toml's [mcp_servers.*], sorted by name.
+	MCPServers []mcp.ServerConfig
+	// MCPTrustReadOnly lets the read-only policy run MCP tools their
+	// server marks read-only.
+	MCPTrustReadOnly Value[bool]
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.

@@ -184,6 +184,7 @@ func Load(in Inputs) (*Config, error) {
 		c.Mouse = Value[bool]{V: *fc.Mouse, Source: file}
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
+	errs = append(errs, c.resolveMCP(fc, file)...)
 	c.Models = fc.Models
 	if c.Models == nil {
 		c.Models = map[string]ModelSettings{}

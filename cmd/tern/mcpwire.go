@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+
+	"github.com/ternhq/tern/cmd/tern/config"
+	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
+)
+
+// mcpServers are the servers a session runs: config.toml's, then those of
+// the workspace's .mcp.json if the user approved its exact content (a
+// server named in both is config.toml's). An unapproved or unreadable
+// .mcp.json is skipped with a notice.
+func (c *cli) mcpServers(cfg *config.Config, root string, notices io.Writer) []mcp.ServerConfig {
+	servers := append([]mcp.ServerConfig(nil), cfg.MCPServers...)
+	p, err := mcp.LoadProject(root)
+	if err != nil {
+		c.printf(notices, "tern: %v; its servers are skipped\n", err)
+	}
+	if p == nil || len(p.Servers) == 0 {
+		return servers
+	}
+	if !p.Approved(cfg.Home.V, root) {
+		names := make([]string, len(p.Servers))
+		for i, s := range p.Servers {
+			names[i] = s.Name
+		}
+		c.printf(notices, "tern: %s lists MCP servers (%s) not started: they run only once you approve this exact file; review it with `tern mcp approve`\n",
+			mcp.ProjectFile, strings.Join(names, ", "))
+		return servers
+	}
+	for _, s := range p.Servers {
+		taken := false
+		for _, o := range cfg.MCPServers {
+			taken = taken || o.Name == s.Name
+		}
+		if taken {
+			c.printf(notices, "tern: %s's server %s is skipped: config.toml names one %s too\n", mcp.ProjectFile, s.Name, s.Name)
+			continue
+		}
+		servers = append(servers, s)
+	}
+	return servers
+}
+
+// startMCP starts the session's MCP servers in the background; nil when
+// none is configured. Close the manager when the session ends.
+func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer) *mcp.Manager {
+	servers := c.mcpServers(cfg, root, notices)
+	if len(servers) == 0 {
+		return nil
+	}
+	m, err := mcp.New(mcp.Options{Servers: servers, Getenv: c.getenv, Dir: root, OutputCap: cfg.OutputCap.V, Version: version})
+	if err != nil { // the valid servers still start
+		c.printf(notices, "tern: %v\n", err)
+	}
+	m.Start(context.WithoutCancel(ctx))
+	return m
+}
+
+// mcpSource is the manager as the agent's source of external tools (a nil
+// interface when there is no manager).
+func mcpSource(m *mcp.Manager) tools.Source {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// reportMCPFailures waits for the servers still starting, then prints one
+// line per server that failed, naming it and its error.
+func (c *cli) reportMCPFailures(ctx context.Context, m *mcp.Manager, w io.Writer, redact func(string) string) {
+	if m == nil {
+		return
+	}
+	m.Wait(ctx)
+	for _, s := range m.Servers() {
+		if s.State == mcp.StateFailed {
+			c.printf(w, "tern: MCP server %s failed: %s\n", s.Name, redact(s.Err))
+		}
+	}
+}
