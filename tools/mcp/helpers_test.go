@@ -34,6 +34,8 @@ func runStdioServer() {
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Join(os.Environ(), "\n")}}}, nil
 		})
+	s.AddTool(&sdk.Tool{Name: "noop", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return text("ok"), nil })
 	s.AddTool(&sdk.Tool{Name: "crash", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			fmt.Fprintln(os.Stderr, "boom: the test server crashes")
@@ -44,6 +46,9 @@ func runStdioServer() {
 		os.Exit(1)
 	}
 }
+
+// testBinary is this test binary, which serves MCP on stdio when serverEnv is set.
+func testBinary() string { return os.Args[0] }
 
 // stdioConfig runs the test binary as a server.
 func stdioConfig(name string, env map[string]string) mcp.ServerConfig {
