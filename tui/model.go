@@ -224,6 +224,7 @@ func (m *model) Init() tea.Cmd {
 		tea.Raw(altScrollOn),
 		m.startResume(),
 		warmMarkdown(m.rc.th.md),
+		watchMCP(m.opts.MCP),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -388,6 +389,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onModels(msg)
 	case noticeMsg:
 		m.setNotice(msg.text, msg.bad)
+	case mcpChangedMsg:
+		cmd = m.onMCPChanged()
 	case rememberedMsg:
 		m.onRemembered(msg)
 	case copiedMsg:

@@ -15,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 )
 
 // Backend is what the interface drives: *agent.Agent satisfies it. The
@@ -51,6 +52,9 @@ type Options struct {
 	Workspace string
 	// Offline shows the "offline" badge: the scripted provider answers.
 	Offline bool
+	// MCP are the session's MCP servers (the badge, /mcp); nil when none
+	// is configured.
+	MCP app.MCP
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
 	// Mouse starts with mouse capture on (/mouse toggles it).

@@ -80,6 +80,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, cfg *config.Config) int
 		Agent:         a.Agent,
 		Workspace:     a.Workspace,
 		Offline:       a.Offline,
+		MCP:           mcpService(a.MCP),
 		Theme:         cfg.Theme.V,
 		Mouse:         cfg.Mouse.V,
 		RememberModel: cfg.RememberModel,

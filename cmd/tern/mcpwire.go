@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/cmd/tern/config"
+	ternapp "github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
 )
@@ -82,4 +83,13 @@ func (c *cli) reportMCPFailures(ctx context.Context, m *mcp.Manager, w io.Writer
 			c.printf(w, "tern: MCP server %s failed: %s\n", s.Name, redact(s.Err))
 		}
 	}
+}
+
+// mcpService is the manager as the interface sees it (a nil interface when
+// there is no manager).
+func mcpService(m *mcp.Manager) ternapp.MCP {
+	if m == nil {
+		return nil
+	}
+	return m
 }

@@ -213,5 +213,8 @@ func (m *Manager) Close() error {
 		}
 	}
 	m.wg.Wait()
+	m.mu.Lock()
+	m.notifyLocked() // wakes whoever waits on Changed
+	m.mu.Unlock()
 	return errors.Join(errs...)
 }

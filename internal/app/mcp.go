@@ -1,0 +1,21 @@
+package app
+
+import "github.com/ternhq/tern/tools/mcp"
+
+// MCP is what a front end shows of the session's MCP servers and does with
+// them: the status badge, /mcp's list, reconnecting a failed server.
+// *mcp.Manager implements it; it is apart from Service so that a session
+// without servers offers none.
+type MCP interface {
+	// Servers are every configured server's state, error and tools.
+	Servers() []mcp.Status
+	// Counts are the servers ready and the servers enabled.
+	Counts() (ready, enabled int)
+	// Reconnect restarts a server in the background.
+	Reconnect(name string) error
+	// Changed is closed at the next change of any server (and when the
+	// servers stop).
+	Changed() <-chan struct{}
+}
+
+var _ MCP = (*mcp.Manager)(nil)

@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ternhq/tern/tools/mcp"
+)
+
+// fakeMCP is an app.MCP whose servers the test sets.
+type fakeMCP struct {
+	mu          sync.Mutex
+	servers     []mcp.Status
+	reconnected []string
+	changed     chan struct{}
+}
+
+func (f *fakeMCP) Servers() []mcp.Status {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]mcp.Status(nil), f.servers...)
+}
+
+func (f *fakeMCP) Counts() (ready, enabled int) {
+	for _, s := range f.Servers() {
+		if s.State == mcp.StateReady {
+			ready++
+		}
+		if s.State != mcp.StateDisabled {
+			enabled++
+		}
+	}
+	return ready, enabled
+}
+
+func (f *fakeMCP) Reconnect(name string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.servers {
+		if s.Name == name {
+			f.reconnected = append(f.reconnected, name)
+			return nil
+		}
+	}
+	return errors.New(`no MCP server is named "` + name + `"`)
+}
+
+func (f *fakeMCP) Changed() <-chan struct{} { return f.changed }
+
+func TestMCPBadgeAndList(t *testing.T) {
+	t.Parallel()
+	f := &fakeMCP{changed: make(chan struct{}), servers: []mcp.Status{
+		{Name: "broken", Transport: "stdio", State: mcp.StateFailed, Err: "could not start: \x1b[31mno such file"},
+		{Name: "github", Transport: "stdio", State: mcp.StateReady, Tools: []mcp.ToolInfo{
+			{Name: "mcp__github__create_issue", Remote: "create_issue", Description: "Create an issue\nmore"},
+		}},
+		{Name: "off", Transport: "http", State: mcp.StateDisabled},
+	}}
+	m, _ := newTestModel(t, Options{MCP: f})
+	if scr := screen(m); !strings.Contains(scr, "mcp 1/2") {
+		t.Fatalf("no badge:\n%s", scr)
+	}
+	typeText(m, "/mcp")
+	press(m, keyEnter)
+	scr := screen(m)
+	for _, want := range []string{"MCP servers", "broken  failed", "could not start: no such file", "github  ready", "create_issue  Create an issue", "off  disabled"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("/mcp lacks %q:\n%s", want, scr)
+		}
+	}
+	if strings.Contains(scr, "\x1b[31m") || strings.Contains(scr, "more") {
+		t.Errorf("escape or second description line shown:\n%s", scr)
+	}
+	typeText(m, "/mcp broken")
+	press(m, keyEnter)
+	if len(f.reconnected) != 1 || f.reconnected[0] != "broken" {
+		t.Errorf("reconnected %v", f.reconnected)
+	}
+	if !strings.Contains(screen(m), "reconnecting broken") {
+		t.Errorf("no notice:\n%s", screen(m))
+	}
+}
+
+func TestNoMCPBadgeWithoutServers(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	if strings.Contains(screen(m), "mcp ") {
+		t.Errorf("badge without servers:\n%s", screen(m))
+	}
+	typeText(m, "/mcp")
+	press(m, keyEnter)
+	if !strings.Contains(screen(m), "no MCP servers are configured") {
+		t.Errorf("%s", screen(m))
+	}
+}
