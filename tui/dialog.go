@@ -221,7 +221,9 @@ func (m *model) renderPreview(width int) []string {
 		out = append(out, lines...)
 	}
 	if len(out) == 0 && len(r.Call.Args) > 0 {
-		out = wrap(sanitize.Visible(string(r.Call.Args)), width)
+		for _, l := range strings.Split(prettyArgs(r.Call.Args), "\n") {
+			out = append(out, wrap(sanitize.Visible(l), width)...)
+		}
 	}
 	return out
 }

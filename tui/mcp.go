@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -107,4 +109,15 @@ func (m *model) mcpLines() []string {
 		}
 	}
 	return append(lines, th.dim.Render("  /mcp <server> reconnects one (a failed one starts again)"))
+}
+
+// prettyArgs indents a call's JSON arguments for the approval dialog (an
+// MCP call's arguments are all there is to see); arguments that are not
+// JSON are shown as they are.
+func prettyArgs(args []byte) string {
+	var b bytes.Buffer
+	if json.Indent(&b, args, "", "  ") != nil {
+		return string(args)
+	}
+	return b.String()
 }

@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
 )
 
@@ -93,5 +96,24 @@ func TestNoMCPBadgeWithoutServers(t *testing.T) {
 	press(m, keyEnter)
 	if !strings.Contains(screen(m), "no MCP servers are configured") {
 		t.Errorf("%s", screen(m))
+	}
+}
+
+// TestMCPApprovalDialog: an MCP call's dialog names the server and the
+// tool, shows the arguments indented, and offers the tool's session grant.
+func TestMCPApprovalDialog(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	startTurn(m)
+	call := &agent.Call{ID: "c", Name: "mcp__github__create_issue", Args: json.RawMessage("{\"title\":\"Bug \u202e\",\"labels\":[\"a\"]}")}
+	req := agent.NewApprovalRequest("r", *call, tools.KindExternal,
+		tools.Preview{Title: "call create_issue on the MCP server github"},
+		agent.Scope{Key: call.Name, Label: "calls of create_issue on the MCP server github"})
+	events(m, agent.Event{Kind: agent.EventApprovalRequested, Call: call, Approval: req})
+	s := screen(m)
+	for _, want := range []string{"call create_issue on the MCP server github", `"title": "Bug ⟨U+202E⟩"`, `"labels": [`, "calls of create_issue on the MCP server github"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, s)
+		}
 	}
 }
