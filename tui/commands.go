@@ -99,6 +99,9 @@ func (m *model) runCommand(line string) tea.Cmd {
 			return c.run(m, args)
 		}
 	}
+	if cmd, ok := m.runMCPPrompt(name, args); ok {
+		return cmd
+	}
 	m.unknownCommand(line)
 	return nil
 }

@@ -118,7 +118,7 @@ func (m *model) send() tea.Cmd {
 		hcmd := m.appendHistory(value)
 		m.pal = nil
 		line := strings.TrimSpace(value)
-		if !knownCommand(line) {
+		if !knownCommand(line) && !m.isMCPPrompt(line) {
 			m.unknownCommand(line)
 			return hcmd
 		}
@@ -172,10 +172,10 @@ func (m *model) dispatch(value string) tea.Cmd {
 	mentions := findMentions(value)
 	m.busy, m.awaiting = true, true // until TurnStarted confirms
 	m.turnStart = m.rc.now
-	if len(mentions) == 0 || m.opts.Attach == nil {
+	attach := m.mentionAttacher()
+	if len(mentions) == 0 || attach == nil {
 		return m.onAttached(attachedMsg{display: value, text: text, chips: chips})
 	}
-	attach := m.opts.Attach
 	return func() tea.Msg {
 		var b strings.Builder
 		var errs []string

@@ -121,3 +121,143 @@ func prettyArgs(args []byte) string {
 	}
 	return b.String()
 }
+
+// mcpPromptMsg is a fetched MCP prompt, ready to send, or why it is not.
+type mcpPromptMsg struct {
+	display, text string
+	err           error
+}
+
+// findMCPPrompt finds the prompt a "/mcp__<server>__<prompt>" command
+// names (commands are matched without regard to case).
+func (m *model) findMCPPrompt(name string) (mcp.PromptInfo, bool) {
+	if m.opts.MCP == nil || !strings.HasPrefix(name, mcp.Prefix) {
+		return mcp.PromptInfo{}, false
+	}
+	for _, s := range m.opts.MCP.Servers() {
+		for _, p := range s.Prompts {
+			if strings.EqualFold(p.Name, name) {
+				return p, true
+			}
+		}
+	}
+	return mcp.PromptInfo{}, false
+}
+
+// isMCPPrompt reports whether a "/name args" line names an MCP prompt.
+func (m *model) isMCPPrompt(line string) bool {
+	_, ok := m.findMCPPrompt(commandName(line))
+	return ok
+}
+
+// runMCPPrompt fetches the prompt a command names and sends it to the
+// model as the user's message. Arguments are given in the prompt's order
+// or as name=value.
+func (m *model) runMCPPrompt(name, args string) (tea.Cmd, bool) {
+	p, ok := m.findMCPPrompt(name)
+	if !ok {
+		return nil, false
+	}
+	if m.busy {
+		m.setNotice("the agent is working: wait for the turn to end, then /"+name, true)
+		return nil, true
+	}
+	values, err := promptArgs(p, args)
+	if err != nil {
+		m.setNotice("/"+sanitize.Clean(p.Name)+": "+err.Error(), true)
+		return nil, true
+	}
+	m.busy, m.awaiting = true, true // until TurnStarted confirms
+	m.turnStart = m.rc.now
+	display := "/" + p.Name
+	if args != "" {
+		display += " " + args
+	}
+	svc, ctx := m.opts.MCP, m.ctx
+	return func() tea.Msg {
+		text, err := svc.Prompt(ctx, p.Name, values)
+		return mcpPromptMsg{display: display, text: text, err: err}
+	}, true
+}
+
+// onMCPPrompt sends a fetched prompt, or says why it could not be fetched.
+func (m *model) onMCPPrompt(msg mcpPromptMsg) tea.Cmd {
+	if msg.err != nil {
+		m.busy, m.awaiting = false, false
+		m.setNotice("mcp: "+sanitize.Clean(msg.err.Error()), true)
+		return nil
+	}
+	return m.onAttached(attachedMsg{display: msg.display, text: msg.text, chips: []string{"mcp prompt"}})
+}
+
+// promptArgs maps a command's arguments to the prompt's: name=value
+// words by name, the others in the prompt's order; a missing required
+// argument is an error naming the usage.
+func promptArgs(p mcp.PromptInfo, args string) (map[string]string, error) {
+	values := map[string]string{}
+	next := 0
+	for _, w := range strings.Fields(args) {
+		if k, v, ok := strings.Cut(w, "="); ok && slicesHasArg(p.Args, k) {
+			values[k] = v
+			continue
+		}
+		for next < len(p.Args) && values[p.Args[next].Name] != "" {
+			next++
+		}
+		if next >= len(p.Args) {
+			return nil, fmt.Errorf("too many arguments; usage: %s", promptUsage(p))
+		}
+		values[p.Args[next].Name] = w
+		next++
+	}
+	for _, a := range p.Args {
+		if a.Required && values[a.Name] == "" {
+			return nil, fmt.Errorf("the argument %s is missing; usage: %s", a.Name, promptUsage(p))
+		}
+	}
+	return values, nil
+}
+
+func slicesHasArg(args []mcp.PromptArg, name string) bool {
+	for _, a := range args {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// promptUsage is "/name <required> [optional]".
+func promptUsage(p mcp.PromptInfo) string {
+	parts := []string{"/" + p.Name}
+	for _, a := range p.Args {
+		if a.Required {
+			parts = append(parts, "<"+a.Name+">")
+		} else {
+			parts = append(parts, "["+a.Name+"]")
+		}
+	}
+	return sanitize.Clean(strings.Join(parts, " "))
+}
+
+// mentionAttacher reads an @-mention: @<server>:<uri> from that MCP
+// server when one is named so, any other through Options.Attach.
+func (m *model) mentionAttacher() func(string) (string, error) {
+	attach, svc, ctx := m.opts.Attach, m.opts.MCP, m.ctx
+	if svc == nil {
+		return attach
+	}
+	names := map[string]bool{}
+	for _, s := range svc.Servers() {
+		names[s.Name] = true
+	}
+	return func(p string) (string, error) {
+		if server, uri, ok := strings.Cut(p, ":"); ok && names[server] && uri != "" {
+			return svc.Resource(ctx, server, uri)
+		}
+		if attach == nil {
+			return "", fmt.Errorf("files cannot be attached here")
+		}
+		return attach(p)
+	}
+}

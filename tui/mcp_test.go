@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -51,6 +52,42 @@ func (f *fakeMCP) Reconnect(name string) error {
 }
 
 func (f *fakeMCP) Changed() <-chan struct{} { return f.changed }
+
+func (f *fakeMCP) Prompt(_ context.Context, name string, args map[string]string) (string, error) {
+	if name != "mcp__github__review" {
+		return "", errors.New("no such prompt")
+	}
+	return "Review PR " + args["pr"] + " in " + args["repo"], nil
+}
+
+func (f *fakeMCP) Resource(_ context.Context, server, uri string) (string, error) {
+	return "contents of " + uri + " from " + server, nil
+}
+
+func TestMCPPromptCommandAndResourceMention(t *testing.T) {
+	t.Parallel()
+	f := &fakeMCP{changed: make(chan struct{}), servers: []mcp.Status{{Name: "github", State: mcp.StateReady,
+		Prompts: []mcp.PromptInfo{{Name: "mcp__github__review", Remote: "review",
+			Args: []mcp.PromptArg{{Name: "pr", Required: true}, {Name: "repo"}}}}}}}
+	m, fb := newTestModel(t, Options{MCP: f})
+	typeText(m, "/mcp__github__review")
+	press(m, keyEnter)
+	if !strings.Contains(screen(m), "the argument pr is missing") {
+		t.Errorf("no usage:\n%s", screen(m))
+	}
+	m.input.Reset()
+	typeText(m, "/mcp__github__review 42 repo=tern")
+	press(m, keyEnter)
+	if len(fb.submitted) != 1 || fb.submitted[0] != "Review PR 42 in tern" {
+		t.Fatalf("submitted %q", fb.submitted)
+	}
+	events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 1}, agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{}})
+	typeText(m, "read @github:repo://tern/README.md please")
+	press(m, keyEnter)
+	if len(fb.submitted) != 2 || !strings.Contains(fb.submitted[1], "contents of repo://tern/README.md from github") {
+		t.Fatalf("submitted %q", fb.submitted)
+	}
+}
 
 func TestMCPBadgeAndList(t *testing.T) {
 	t.Parallel()

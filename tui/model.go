@@ -391,6 +391,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setNotice(msg.text, msg.bad)
 	case mcpChangedMsg:
 		cmd = m.onMCPChanged()
+	case mcpPromptMsg:
+		cmd = m.onMCPPrompt(msg)
 	case rememberedMsg:
 		m.onRemembered(msg)
 	case copiedMsg:

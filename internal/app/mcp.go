@@ -1,6 +1,10 @@
 package app
 
-import "github.com/ternhq/tern/tools/mcp"
+import (
+	"context"
+
+	"github.com/ternhq/tern/tools/mcp"
+)
 
 // MCP is what a front end shows of the session's MCP servers and does with
 // them: the status badge, /mcp's list, reconnecting a failed server.
@@ -16,6 +20,11 @@ type MCP interface {
 	// Changed is closed at the next change of any server (and when the
 	// servers stop).
 	Changed() <-chan struct{}
+	// Prompt fetches the prompt behind the slash command name with its
+	// arguments, as text to send.
+	Prompt(ctx context.Context, name string, args map[string]string) (string, error)
+	// Resource reads a server's resource (an @server:uri mention).
+	Resource(ctx context.Context, server, uri string) (string, error)
 }
 
 var _ MCP = (*mcp.Manager)(nil)

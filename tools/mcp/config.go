@@ -124,6 +124,7 @@ type Status struct {
 	Project   bool
 	State     State
 	// Err says why a failed server failed.
-	Err   string
-	Tools []ToolInfo
+	Err     string
+	Tools   []ToolInfo
+	Prompts []PromptInfo
 }

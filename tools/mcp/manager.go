@@ -164,6 +164,7 @@ func (m *Manager) Servers() []Status {
 		for _, t := range s.tools {
 			st.Tools = append(st.Tools, ToolInfo{Name: t.name, Remote: t.remote, Description: t.description, ReadOnlyHint: t.readOnly})
 		}
+		st.Prompts = append([]PromptInfo(nil), s.prompts...)
 		out = append(out, st)
 	}
 	return out

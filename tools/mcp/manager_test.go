@@ -270,3 +270,36 @@ func TestCrashMidCall(t *testing.T) {
 		t.Errorf("after reconnecting: %+v", res)
 	}
 }
+
+func TestPromptsAndResources(t *testing.T) {
+	t.Parallel()
+	s := demoServer(nil)
+	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "review a PR", Arguments: []*sdk.PromptArgument{{Name: "pr", Required: true}}},
+		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Review PR " + req.Params.Arguments["pr"] + "\x1b[2J"}}}}, nil
+		})
+	s.AddResource(&sdk.Resource{URI: "demo://doc", Name: "doc", MIMEType: "text/plain"},
+		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "demo://doc", Text: "the doc"}}}, nil
+		})
+	m := inProcess(t, []mcp.ServerConfig{{Name: "demo", Command: "unused"}}, map[string]*sdk.Server{"demo": s})
+	wait(t, m)
+	st := m.Servers()[0]
+	if len(st.Prompts) != 1 || st.Prompts[0].Name != "mcp__demo__review" || !st.Prompts[0].Args[0].Required {
+		t.Fatalf("prompts %+v", st.Prompts)
+	}
+	text, err := m.Prompt(context.Background(), "mcp__demo__review", map[string]string{"pr": "42"})
+	if err != nil || text != "Review PR 42[2J" {
+		t.Errorf("prompt %q, %v", text, err)
+	}
+	if _, err := m.Prompt(context.Background(), "mcp__demo__nope", nil); err == nil {
+		t.Error("an unknown prompt was fetched")
+	}
+	doc, err := m.Resource(context.Background(), "demo", "demo://doc")
+	if err != nil || doc != "the doc" {
+		t.Errorf("resource %q, %v", doc, err)
+	}
+	if _, err := m.Resource(context.Background(), "other", "demo://doc"); err == nil {
+		t.Error("a resource of an unknown server was read")
+	}
+}

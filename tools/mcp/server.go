@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/ternhq/tern/tools"
 )
 
 // maxDescription caps a tool's description as offered to the model.
@@ -26,9 +28,10 @@ type server struct {
 	m   *Manager
 	cfg ServerConfig
 
-	state State
-	err   string
-	tools []*tool
+	state   State
+	err     string
+	tools   []*tool
+	prompts []PromptInfo
 	// session is the live connection while ready; gen counts connections,
 	// so a late event of an old one is ignored.
 	session *sdk.ClientSession
@@ -61,8 +64,9 @@ func (s *server) connect(ctx context.Context) {
 		return
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "tern", Version: s.m.opts.Version}, &sdk.ClientOptions{
-		Capabilities:           &sdk.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.m.relist(s, gen) },
+		Capabilities:             &sdk.ClientCapabilities{},
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { s.m.relist(s, gen) },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { s.m.relist(s, gen) },
 	})
 	cs, err := client.Connect(sctx, tr, nil)
 	if err != nil {
@@ -77,6 +81,7 @@ func (s *server) connect(ctx context.Context) {
 		s.fail(gen, describe("could not list its tools", err, sctx, s.cfg.startupTimeout(), stderr))
 		return
 	}
+	prompts := s.listPrompts(sctx, cs)
 	s.m.mu.Lock()
 	if s.gen != gen || ctx.Err() != nil {
 		s.m.mu.Unlock()
@@ -85,7 +90,7 @@ func (s *server) connect(ctx context.Context) {
 		return
 	}
 	s.session, s.proc = cs, proc
-	s.state, s.err, s.tools = StateReady, "", ts
+	s.state, s.err, s.tools, s.prompts = StateReady, "", ts, prompts
 	s.m.notifyLocked()
 	s.m.mu.Unlock()
 
@@ -110,7 +115,7 @@ func (s *server) fail(gen int, why string) {
 	if s.gen != gen {
 		return
 	}
-	s.state, s.err, s.tools, s.session = StateFailed, why, nil, nil
+	s.state, s.err, s.tools, s.prompts, s.session = StateFailed, why, nil, nil, nil
 	s.m.notifyLocked()
 }
 
@@ -215,10 +220,11 @@ func (m *Manager) relist(s *server, gen int) {
 		if err != nil {
 			return // the old list stays; a dead server is noticed by connect
 		}
+		prompts := s.listPrompts(ctx, cs)
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if s.gen == gen && s.state == StateReady {
-			s.tools = ts
+			s.tools, s.prompts = ts, prompts
 			m.notifyLocked()
 		}
 	}()
@@ -260,5 +266,5 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(t.buf), "")), " ")
-	return clean(s)
+	return tools.Redact(clean(s)) // a server may print a token it was given
 }
