@@ -261,3 +261,18 @@ func (m *model) mentionAttacher() func(string) (string, error) {
 		return attach(p)
 	}
 }
+
+// mcpPromptItems are the palette rows of the MCP servers' prompts.
+func (m *model) mcpPromptItems() []palItem {
+	if m.opts.MCP == nil {
+		return nil
+	}
+	var out []palItem
+	for _, s := range m.opts.MCP.Servers() {
+		for _, p := range s.Prompts {
+			desc, _, _ := strings.Cut(p.Description, "\n")
+			out = append(out, palItem{value: p.Name, label: promptUsage(p), desc: sanitize.Clean(desc)})
+		}
+	}
+	return out
+}

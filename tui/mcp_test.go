@@ -154,3 +154,15 @@ func TestMCPApprovalDialog(t *testing.T) {
 		}
 	}
 }
+
+func TestMCPPromptsInPalette(t *testing.T) {
+	t.Parallel()
+	f := &fakeMCP{changed: make(chan struct{}), servers: []mcp.Status{{Name: "github", State: mcp.StateReady,
+		Prompts: []mcp.PromptInfo{{Name: "mcp__github__review", Remote: "review", Description: "review a PR",
+			Args: []mcp.PromptArg{{Name: "pr", Required: true}}}}}}}
+	m, _ := newTestModel(t, Options{MCP: f})
+	typeText(m, "/mcp__gi")
+	if scr := screen(m); !strings.Contains(scr, "/mcp__github__review <pr>") || !strings.Contains(scr, "review a PR") {
+		t.Errorf("the palette lacks the prompt:\n%s", scr)
+	}
+}

@@ -82,7 +82,7 @@ func (c *cli) mcpList(ctx context.Context, cfg *config.Config) int {
 		if s.Project {
 			origin = mcp.ProjectFile
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%d tools\t%s", s.Name, s.State, s.Transport, len(s.Tools), origin)
+		line := fmt.Sprintf("%s\t%s\t%s\t%d tools, %d prompts\t%s", s.Name, s.State, s.Transport, len(s.Tools), len(s.Prompts), origin)
 		_, _ = fmt.Fprintln(tw, line)
 		if s.Err != "" {
 			failed = true
