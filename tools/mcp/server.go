@@ -119,15 +119,16 @@ func (s *server) fail(gen int, why string) {
 	s.m.notifyLocked()
 }
 
-// disconnect closes the live connection, if any.
-func (s *server) disconnect() error {
+// disconnect closes the live connection, if any, and kills what is left
+// of a stdio server.
+func (s *server) disconnect() {
 	s.m.mu.Lock()
 	cs, proc := s.session, s.proc
 	s.session, s.proc = nil, nil
 	s.gen++
 	s.m.mu.Unlock()
 	if cs == nil {
-		return nil
+		return
 	}
 	done := make(chan struct{})
 	go func() {
@@ -140,7 +141,6 @@ func (s *server) disconnect() error {
 	}
 	killProc(proc) // what the server started may outlive it
 	<-done
-	return nil
 }
 
 // describe words a startup failure, with the server's last error output.

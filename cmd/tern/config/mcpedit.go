@@ -60,10 +60,10 @@ func AddMCPServer(path string, s mcp.ServerConfig) error {
 		writeInlineTable(&b, "env", s.Env)
 	}
 	if s.StartupTimeout > 0 {
-		b.WriteString(fmt.Sprintf("startup_timeout = %s\n", tomlSeconds(s.StartupTimeout)))
+		fmt.Fprintf(&b, "startup_timeout = %s\n", tomlSeconds(s.StartupTimeout))
 	}
 	if s.ToolTimeout > 0 {
-		b.WriteString(fmt.Sprintf("tool_timeout = %s\n", tomlSeconds(s.ToolTimeout)))
+		fmt.Fprintf(&b, "tool_timeout = %s\n", tomlSeconds(s.ToolTimeout))
 	}
 	return writeChecked(path, b.String(), func(fc fileConfig) bool { _, ok := fc.MCPServers[s.Name]; return ok })
 }
