@@ -383,6 +383,9 @@ var interfaceHooks = map[string]string{
 	"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
 	"RememberModel":      "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
 	"Rename":             "records the title the user typed in the session log; nothing is read",
+	"MCP": "the MCP servers' states, and their prompts and resources (/mcp__… commands, @server:uri): only what the user " +
+		"typed goes out to a server; workspace content reaches servers only through MCP tool calls, which the approval " +
+		"engine judges (approval/external_test.go, agent/external_test.go)",
 }
 
 func TestEveryInterfaceHookIsClassified(t *testing.T) {
