@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ternhq/tern/cmd/tern/config"
+	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
 	"github.com/ternhq/tern/tui/sanitize"
 )
@@ -42,9 +43,15 @@ func (c *cli) mcpCommand(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern mcp: %v\n", err)
 		return exitUsage
 	}
+	// The workspace root as sessions see it (symbolic links resolved), so
+	// an approval of .mcp.json here is the one a session looks up.
+	root := c.cwd
+	if ws, err := tools.NewWorkspace(c.cwd); err == nil {
+		root = ws.Root
+	}
 	switch args[0] {
 	case "list":
-		return c.mcpList(ctx, cfg)
+		return c.mcpList(ctx, cfg, root)
 	case "add":
 		return c.mcpAdd(cfg, args[1:])
 	case "remove":
@@ -59,15 +66,15 @@ func (c *cli) mcpCommand(ctx context.Context, args []string) int {
 		c.printf(c.stdout, "removed the MCP server %s from %s\n", args[1], cfg.File)
 		return exitOK
 	case "approve":
-		return c.mcpApprove(cfg)
+		return c.mcpApprove(cfg, root)
 	}
 	c.printf(c.stderr, "tern mcp: unknown subcommand %q\n%s", args[0], mcpUsage)
 	return exitUsage
 }
 
 // mcpList starts the servers, waits for them and lists them.
-func (c *cli) mcpList(ctx context.Context, cfg *config.Config) int {
-	m := c.startMCP(ctx, cfg, c.cwd, c.stderr)
+func (c *cli) mcpList(ctx context.Context, cfg *config.Config, root string) int {
+	m := c.startMCP(ctx, cfg, root, c.stderr, false)
 	if m == nil {
 		c.printf(c.stdout, "no MCP servers are configured; add one with `tern mcp add`\n")
 		return exitOK
@@ -201,8 +208,8 @@ func isDigits(s string) bool {
 
 // mcpApprove shows the workspace's .mcp.json and records the user's
 // approval of its exact content.
-func (c *cli) mcpApprove(cfg *config.Config) int {
-	p, err := mcp.LoadProject(c.cwd)
+func (c *cli) mcpApprove(cfg *config.Config, root string) int {
+	p, err := mcp.LoadProject(root)
 	if err != nil {
 		c.printf(c.stderr, "tern mcp approve: %v\n", err)
 		return exitFailed
@@ -211,29 +218,38 @@ func (c *cli) mcpApprove(cfg *config.Config) int {
 		c.printf(c.stdout, "this workspace has no %s\n", mcp.ProjectFile)
 		return exitOK
 	}
-	if p.Approved(cfg.Home.V, c.cwd) {
+	if p.Approved(cfg.Home.V, root) {
 		c.printf(c.stdout, "%s is already approved as it is\n", p.Path)
 		return exitOK
 	}
-	c.printf(c.stdout, "%s asks tern to start these programs, outside the sandbox, with your approval:\n\n%s\n",
-		p.Path, sanitize.Visible(string(p.Content)))
 	if !c.stdinIsTerminal {
 		c.printf(c.stderr, "tern mcp approve: stdin is not a terminal; run it in a terminal to answer\n")
 		return exitUsage
 	}
-	c.printf(c.stdout, "\nStart these servers in this workspace (until the file changes)? [y/N] ")
-	answer, err := bufio.NewReader(c.stdin).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return exitFailed
-	}
-	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+	if !c.askProject(cfg, p, root) {
 		c.printf(c.stdout, "not approved; its servers stay off\n")
 		return exitOK
 	}
-	if err := p.Approve(cfg.Home.V, c.cwd); err != nil {
-		c.printf(c.stderr, "tern mcp approve: %v\n", err)
-		return exitFailed
-	}
 	c.printf(c.stdout, "approved; its servers start with the next session\n")
 	return exitOK
+}
+
+// askProject shows a .mcp.json and asks on the terminal whether its
+// servers may start; yes is remembered by the file's hash.
+func (c *cli) askProject(cfg *config.Config, p *mcp.Project, root string) bool {
+	c.printf(c.stdout, "%s asks tern to start these programs, outside the sandbox:\n\n%s\n",
+		p.Path, sanitize.Visible(string(p.Content)))
+	c.printf(c.stdout, "\nStart these MCP servers in this workspace (asked again when the file changes)? [y/N] ")
+	answer, err := bufio.NewReader(c.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return false
+	}
+	if err := p.Approve(cfg.Home.V, root); err != nil {
+		c.printf(c.stderr, "tern: %v\n", err)
+		return false
+	}
+	return true
 }

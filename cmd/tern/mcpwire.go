@@ -13,9 +13,11 @@ import (
 
 // mcpServers are the servers a session runs: config.toml's, then those of
 // the workspace's .mcp.json if the user approved its exact content (a
-// server named in both is config.toml's). An unapproved or unreadable
-// .mcp.json is skipped with a notice.
-func (c *cli) mcpServers(cfg *config.Config, root string, notices io.Writer) []mcp.ServerConfig {
+// server named in both is config.toml's). With ask, an unapproved file is
+// shown and the user asked once on the terminal, before the interface
+// opens; otherwise (tern run, no terminal) it is skipped with a notice, as
+// is an unreadable one.
+func (c *cli) mcpServers(cfg *config.Config, root string, notices io.Writer, ask bool) []mcp.ServerConfig {
 	servers := append([]mcp.ServerConfig(nil), cfg.MCPServers...)
 	p, err := mcp.LoadProject(root)
 	if err != nil {
@@ -24,7 +26,9 @@ func (c *cli) mcpServers(cfg *config.Config, root string, notices io.Writer) []m
 	if p == nil || len(p.Servers) == 0 {
 		return servers
 	}
-	if !p.Approved(cfg.Home.V, root) {
+	if !p.Approved(cfg.Home.V, root) && ask && c.stdinIsTerminal && c.askProject(cfg, p, root) {
+		c.printf(notices, "tern: %s approved; its servers start now and with every session until it changes\n", mcp.ProjectFile)
+	} else if !p.Approved(cfg.Home.V, root) {
 		names := make([]string, len(p.Servers))
 		for i, s := range p.Servers {
 			names[i] = s.Name
@@ -48,9 +52,10 @@ func (c *cli) mcpServers(cfg *config.Config, root string, notices io.Writer) []m
 }
 
 // startMCP starts the session's MCP servers in the background; nil when
-// none is configured. Close the manager when the session ends.
-func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer) *mcp.Manager {
-	servers := c.mcpServers(cfg, root, notices)
+// none is configured. ask lets an unapproved .mcp.json be approved on the
+// terminal. Close the manager when the session ends.
+func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer, ask bool) *mcp.Manager {
+	servers := c.mcpServers(cfg, root, notices, ask)
 	if len(servers) == 0 {
 		return nil
 	}

@@ -195,7 +195,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 	}()
 	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
-	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices)
+	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive)
 	defer func() {
 		if !wired && mcpServers != nil {
 			_ = mcpServers.Close()
