@@ -114,3 +114,38 @@ func TestExternalCallsAskUnderAsk(t *testing.T) {
 		t.Errorf("asked %d times, ran %d times; want 1 and 2 (the grant covers the tool)", asked, len(echo.runs()))
 	}
 }
+
+// fakeExternal is a fakeTool that says what an MCP tool says of itself.
+type fakeExternal struct {
+	*fakeTool
+	readOnly bool
+}
+
+func (f fakeExternal) Server() string     { return "demo" }
+func (f fakeExternal) Remote() string     { return strings.TrimPrefix(f.name, "mcp__demo__") }
+func (f fakeExternal) ReadOnlyHint() bool { return f.readOnly }
+
+func TestExternalCallsUnderReadOnly(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		trust, hint bool
+		ran         int
+	}{
+		{false, false, 0}, {false, true, 0}, {true, false, 0}, {true, true, 1},
+	} {
+		read, _, _ := fakeTools()
+		look := fakeExternal{&fakeTool{name: "mcp__demo__look", kind: tools.KindExternal, schema: `{"type":"object"}`}, c.hint}
+		h := newHarness(t, tools.NewRegistry(read), func(o *Options) {
+			o.External = &fakeSource{tools: []tools.Tool{look}}
+			o.Policy = PolicyReadOnly
+			o.TrustReadOnlyMCP = c.trust
+		}, calls("mcp__demo__look", `{}`), answer("done"))
+		evs := h.turn("look", reply(Decision{Kind: AllowOnce}))
+		if got := len(look.runs()); got != c.ran {
+			t.Errorf("trust %v, hint %v: ran %d times, want %d", c.trust, c.hint, got, c.ran)
+		}
+		if len(eventsOf(evs, EventApprovalRequested)) != 0 {
+			t.Errorf("trust %v, hint %v: read-only asked", c.trust, c.hint)
+		}
+	}
+}
