@@ -58,6 +58,7 @@ func TestCardIcons(t *testing.T) {
 		tools.RunShellName:  "$ run_shell",
 		tools.TodoWriteName: "☑ todo_write",
 		"mcp_search":        "⚙ mcp_search",
+		"mcp__github__find": "⇄ mcp__github__find",
 	} {
 		c := &toolCard{name: name, state: cardReady}
 		if got := stripAll(c.render(testRC(80))); !strings.HasPrefix(got, want) {

@@ -166,3 +166,14 @@ func TestMCPPromptsInPalette(t *testing.T) {
 		t.Errorf("the palette lacks the prompt:\n%s", scr)
 	}
 }
+
+// TestMCPCardFoldsArguments: an MCP call's card shows its arguments on one
+// line, escaped, in a stable order.
+func TestMCPCardFoldsArguments(t *testing.T) {
+	t.Parallel()
+	c := &toolCard{name: "mcp__github__create_issue", state: cardReady}
+	mcpCard{}.setArgs(c, map[string]any{"title": "Bug\u202e", "body": "x", "n": 2})
+	if c.main != `{"body":"x","n":2,"title":"Bug⟨U+202E⟩"}` {
+		t.Errorf("main %q", c.main)
+	}
+}
