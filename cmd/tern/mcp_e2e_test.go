@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // everythingPackage is the reference MCP server the end-to-end test runs;
@@ -165,4 +166,50 @@ func TestE2EMCPEverything(t *testing.T) {
 func tomlQuote(s string) string {
 	b, _ := json.Marshal(s) // a JSON string of a path is a valid TOML basic string
 	return string(b)
+}
+
+// TestTmuxMCPApproval drives the interface with the reference server: the
+// status line shows the server ready, the model's echo call asks (server,
+// tool, indented arguments), `a` grants it for the session, and the result
+// reaches the next request.
+func TestTmuxMCPApproval(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	node, entry := everythingServer(t)
+	g := newSSEGateway(t, func(s *sse, req chatRequest, _ *http.Request) {
+		if res, ok := req.toolResult("call_1"); ok {
+			if strings.Contains(res, "hello tmux") {
+				s.text("The server echoed it back.", 64, 0)
+			} else {
+				s.text("No echo came back.", 64, 0)
+			}
+			s.finish("stop")
+			return
+		}
+		s.toolCall("call_1", "mcp__everything__echo", map[string]string{"message": "hello tmux"})
+		s.finish("tool_calls")
+	})
+	env := tmuxEnv(t, g.srv.URL)
+	var home string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TERN_HOME="); ok {
+			home = v
+		}
+	}
+	conf := "[mcp_servers.everything]\ncommand = " + tomlQuote(node) + "\nargs = [" + tomlQuote(entry) + "]\nstartup_timeout = 60\n"
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startTmux(t, env, t.TempDir(), shellQuote(ternBin)+"; echo EXITED $?; exec sleep 600")
+	s.waitText(tmuxTimeout, placeholder, "mcp 1/1")
+	s.typeText("say hello through the server")
+	s.keys("Enter")
+	s.waitText(tmuxTimeout, "Allow mcp__everything__echo", "call echo on the MCP server everything", `"message": "hello tmux"`,
+		"calls of echo on the MCP server everything")
+	time.Sleep(500 * time.Millisecond) // the dialog ignores answer keys for its first 400 ms
+	s.keys("a")
+	scr := s.waitText(tmuxTimeout, "The server echoed it back.")
+	if !strings.Contains(scr, "⇄ mcp__everything__echo") {
+		t.Errorf("no MCP card:\n%s", scr)
+	}
 }
