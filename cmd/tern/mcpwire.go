@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/ternhq/tern/cmd/tern/config"
 	ternapp "github.com/ternhq/tern/internal/app"
@@ -51,15 +52,27 @@ func (c *cli) mcpServers(cfg *config.Config, root string, notices io.Writer, ask
 	return servers
 }
 
+// mcpStartDelay holds the servers of an interactive session back until the
+// interface's first frame is out (as collectorPause, longer than that takes
+// on a busy machine): starting node or npx costs more CPU than the frame,
+// and on two cores it delayed the frame by a third. The first request waits
+// for them anyway, and nobody sends one within this time.
+const mcpStartDelay = collectorPause
+
 // startMCP starts the session's MCP servers in the background; nil when
-// none is configured. ask lets an unapproved .mcp.json be approved on the
-// terminal. Close the manager when the session ends.
-func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer, ask bool) *mcp.Manager {
-	servers := c.mcpServers(cfg, root, notices, ask)
+// none is configured. An interactive session lets an unapproved .mcp.json
+// be approved on the terminal and starts the servers after mcpStartDelay.
+// Close the manager when the session ends.
+func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer, interactive bool) *mcp.Manager {
+	servers := c.mcpServers(cfg, root, notices, interactive)
 	if len(servers) == 0 {
 		return nil
 	}
-	m, err := mcp.New(mcp.Options{Servers: servers, Getenv: c.getenv, Dir: root, OutputCap: cfg.OutputCap.V, Version: version})
+	var delay time.Duration
+	if interactive {
+		delay = mcpStartDelay
+	}
+	m, err := mcp.New(mcp.Options{Servers: servers, Getenv: c.getenv, Dir: root, OutputCap: cfg.OutputCap.V, Version: version, Delay: delay})
 	if err != nil { // the valid servers still start
 		c.printf(notices, "tern: %v\n", err)
 	}

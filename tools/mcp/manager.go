@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -25,6 +26,10 @@ type Options struct {
 	OutputCap int
 	// Version is tern's version, sent as the client's.
 	Version string
+	// Delay holds the servers' start back after Start, so that their
+	// processes do not compete for the CPU with the interface's first
+	// frame; the wait counts as starting (Wait includes it).
+	Delay time.Duration
 	// transport, when set, replaces the real transports (tests).
 	transport func(ServerConfig) (sdk.Transport, error)
 }
@@ -82,15 +87,25 @@ func (m *Manager) Start(ctx context.Context) {
 			s.setState(StateDisabled, "", nil)
 			continue
 		}
-		m.launch(s)
+		m.launch(s, m.opts.Delay)
 	}
 }
 
-// launch starts one server's connection on a goroutine of its own.
-func (m *Manager) launch(s *server) {
+// launch starts one server's connection on a goroutine of its own, after
+// delay.
+func (m *Manager) launch(s *server, delay time.Duration) {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
+		if delay > 0 {
+			t := time.NewTimer(delay)
+			defer t.Stop()
+			select {
+			case <-m.ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
 		s.connect(m.ctx)
 	}()
 }
@@ -107,7 +122,7 @@ func (m *Manager) Reconnect(name string) error {
 		}
 		s.disconnect()
 		s.setState(StateStarting, "", nil)
-		m.launch(s)
+		m.launch(s, 0)
 		return nil
 	}
 	return fmt.Errorf("no MCP server is named %q", name)
@@ -209,9 +224,12 @@ func (m *Manager) Close() error {
 	if m.cancel != nil {
 		m.cancel()
 	}
+	// Together: a server that is slow to exit holds only itself up.
+	var stopping sync.WaitGroup
 	for _, s := range m.servers {
-		s.disconnect()
+		stopping.Go(s.disconnect)
 	}
+	stopping.Wait()
 	m.wg.Wait()
 	m.mu.Lock()
 	m.notifyLocked() // wakes whoever waits on Changed

@@ -303,3 +303,43 @@ func TestPromptsAndResources(t *testing.T) {
 		t.Error("a resource of an unknown server was read")
 	}
 }
+
+func TestDelayedStart(t *testing.T) {
+	t.Parallel()
+	srv := demoServer(nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := mcp.WithTransport(mcp.Options{Servers: []mcp.ServerConfig{{Name: "demo", Command: "unused"}}, Delay: 200 * time.Millisecond},
+		func(mcp.ServerConfig) (sdk.Transport, error) {
+			ct, st := sdk.NewInMemoryTransports()
+			if _, err := srv.Connect(ctx, st, nil); err != nil {
+				return nil, err
+			}
+			return ct, nil
+		})
+	m, err := mcp.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	m.Start(ctx)
+	if st := m.Servers()[0].State; st != mcp.StateStarting {
+		t.Errorf("state %v right after Start", st)
+	}
+	wait(t, m)
+	if d := time.Since(start); d < 200*time.Millisecond || m.Servers()[0].State != mcp.StateReady {
+		t.Errorf("ready after %v: %+v", d, m.Servers())
+	}
+	_ = m.Close()
+
+	// Closed while it waits: no server starts and Close returns at once.
+	m2, _ := mcp.New(mcp.Options{Servers: []mcp.ServerConfig{{Name: "late", Command: "sleep", Args: []string{"30"}}}, Delay: time.Hour})
+	m2.Start(ctx)
+	done := make(chan struct{})
+	go func() { _ = m2.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waited for the delay")
+	}
+}
