@@ -6,8 +6,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/cmd/tern/config"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tui"
 )
 

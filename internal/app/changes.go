@@ -107,4 +107,3 @@ func undoSummary(res *session.RewindResult) string {
 	}
 	return strings.Join(parts, "; ")
 }
-

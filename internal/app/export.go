@@ -67,7 +67,6 @@ func (l *sessionLog) export(path string) (string, error) {
 	return path, nil
 }
 
-
 // ExportMarkdown is a session as Markdown, cleaned as the interface cleans
 // what it draws: an export goes to a terminal (tern sessions export ID) or
 // to a file someone will cat, so escape sequences, C1 controls and bidi

@@ -233,4 +233,3 @@ func toolsHash(reg *tools.Registry) string {
 	}
 	return session.ToolsHash(ps)
 }
-

@@ -171,4 +171,3 @@ func conflictChoice(c ConflictChoice) session.ConflictChoice {
 	}
 	return session.ConflictsStop
 }
-

@@ -34,10 +34,10 @@ type Session struct {
 	reg        *tools.Registry
 	memory     []agent.MemoryFile
 	// hash identifies the tool specs, for adapting a session to them.
-	hash    string
-	version string
-	redact  func(string) string
-	models  func(ctx context.Context) ([]string, error)
+	hash     string
+	version  string
+	redact   func(string) string
+	models   func(ctx context.Context) ([]string, error)
 	remember func(id string) error
 }
 

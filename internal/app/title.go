@@ -132,4 +132,3 @@ func firstExchange(ms []provider.Message) (prompt, answer string) {
 	}
 	return prompt, answer
 }
-
