@@ -33,6 +33,8 @@ type wired struct {
 	Home      string
 	// Memory are the project memory files in the system prompt.
 	Memory []agent.MemoryFile
+	// Registry holds the session's tools.
+	Registry *tools.Registry
 	// Prices are the starting model's configured prices; nil when none are
 	// set.
 	Prices *tui.Prices
@@ -236,6 +238,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Home:        cfg.Home.V,
 		Redact:      redact,
 		Memory:      memory,
+		Registry:    reg,
 		Prices:      modelPrices(cfg.ModelSettings(sess.Model())),
 		Sandbox:     sandboxStatus,
 		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),

@@ -254,3 +254,20 @@ func (s *Session) recorded() error {
 	}
 	return nil
 }
+
+// LogPath is where the running session is recorded; "" when it is not.
+func (s *Session) LogPath() string {
+	if s.log == nil {
+		return ""
+	}
+	return s.log.recorder.Writer().Path()
+}
+
+// Sync writes what the recorder holds and syncs the log to disk; a front
+// end calls it before it hands the log to something outside tern.
+func (s *Session) Sync() error {
+	if s.log == nil {
+		return nil
+	}
+	return s.log.recorder.Flush()
+}
