@@ -164,6 +164,12 @@ var layerRules = []layerRule{
 		applies: except("provider/providertest"),
 		reason:  "provider/providertest is the scripted fake provider the tests share; shipped code answering from scripts would be a mock, and provider/mock is the offline provider that ships",
 	},
+	{
+		name:    "tools/toolstest only in tests",
+		imports: []string{modulePrefix + "tools/toolstest"},
+		applies: except("tools/toolstest"),
+		reason:  "tools/toolstest builds the workspaces the tests of several packages share; shipped code has no use for a fixture",
+	},
 }
 
 // except applies a rule to every package but the named ones and their sub-packages.
