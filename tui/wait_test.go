@@ -60,7 +60,7 @@ func TestStatusLineNamesEveryWait(t *testing.T) {
 		for _, width := range []int{120, 80} {
 			t.Run(tc.name+"/"+itoa(width), func(t *testing.T) {
 				t.Parallel()
-				m, _ := newTestModel(t, Options{ContextWindow: 128000})
+				m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = fixedWindow(128000) })
 				now := fixedClock
 				m.clock = func() time.Time { return now }
 				m.Update(tea.WindowSizeMsg{Width: width, Height: 30})
@@ -111,7 +111,7 @@ func TestContextUseKeptAfterCompaction(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, _ := newTestModel(t, Options{ContextWindow: 128000})
+			m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = fixedWindow(128000) })
 			events(m, usage(64000))
 			events(m, agent.Event{Kind: agent.EventCompactionStarted, Compaction: &agent.Compaction{}},
 				usage(64000), // the summary request itself
