@@ -22,12 +22,6 @@ func (f *fakeBackend) Compact(focus string) error {
 	return nil
 }
 
-func (f *fakeBackend) compacted() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]string(nil), f.focuses...)
-}
-
 func (f *fakeBackend) Context() agent.ContextBytes {
 	if f.context == nil {
 		return agent.ContextBytes{}
