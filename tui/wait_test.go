@@ -73,7 +73,9 @@ func TestStatusLineNamesEveryWait(t *testing.T) {
 						continue
 					}
 					if r := s.ev.Retry; r != nil {
-						r.At = now.Add(r.Wait)
+						retry := *r // the steps are shared by the parallel widths
+						retry.At = now.Add(r.Wait)
+						s.ev.Retry = &retry
 					}
 					events(m, s.ev)
 				}
