@@ -194,8 +194,8 @@ func newTestModel(t *testing.T, opts Options, setup ...func(*fakeBackend)) (*mod
 	m.clip = (&fakeClipboard{}).clipboard() // tests that look at it put in their own
 	m.keyGuard = 0
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	for _, msg := range collect(m.lookupWindow()) { // as Init asks
-		step(m, msg)
+	if cmd := m.lookupWindow(); cmd != nil { // as Init asks
+		step(m, cmd())
 	}
 	return m, fb
 }
