@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui"
 )
@@ -362,46 +363,75 @@ func TestEveryToolIsGuarded(t *testing.T) {
 	}
 }
 
-// interfaceHooks classifies every function and interface the interface's
-// options hand it: an exit has a probe in TestOtherExitsAreGuarded; the
-// rest say why no workspace content leaves through them. A new hook fails
+// interfaceHooks classifies what the interface can do with the session.
+// tui.Options hands it one hook, App (app.Service); each of its methods is
+// an exit with a probe in TestOtherExitsAreGuarded, or says why no
+// workspace content leaves through it. A new method fails
 // TestEveryInterfaceHookIsClassified until it is added here.
 var interfaceHooks = map[string]string{
-	"Agent":        "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
-	"Shell":        "exit: `!` commands, through run_shell (probe \"! shell\")",
-	"Attach":       "exit: @-mentions, through read_file (probe \"@-mention\")",
-	"Export":       "exit: /export (probe \"/export\")",
-	"Files":        "exit: the @-mention picker's file names (probe \"@-mention picker\")",
-	"Models":       "the gateway's model ids; no workspace content",
-	"LookupWindow": "a model's context window from the gateway; no workspace content",
-	"Context":      "sizes of the context window's parts; no content",
-	"Remember":     "writes a line the user typed to AGENTS.md in the workspace; nothing is read",
-	"Diff":         "the session's own file changes, on screen only; they were written by the guarded edit tools",
-	"Undo":         "puts back files the session changed, inside the workspace",
-	"Sessions":     "this workspace's session logs in TERN_HOME, reopened; what they hold passed the exits when it was recorded",
+	"Run":           "drives the agent: what it reads comes through the tools, each guarded (TestEveryToolIsGuarded)",
+	"Events":        "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
+	"Submit":        "the prompt the user typed; what @-mentions add comes through Attach",
+	"Cancel":        "stops the running turn; nothing is read",
+	"Compact":       "the conversation summarised by the gateway: it holds only what the guarded tools let in",
+	"Reset":         "starts a new conversation and log; nothing is read",
+	"Context":       "sizes of the context window's parts; no content",
+	"SetBudget":     "limits on cost, requests and time; no content",
+	"Model":         "the model id; no workspace content",
+	"SetModel":      "the model id the user picked; no workspace content",
+	"RememberModel": "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
+	"Models":        "the gateway's model ids; no workspace content",
+	"ContextWindow": "a model's context window, configured or from the gateway; no workspace content",
+	"Policy":        "the approval policy; no content",
+	"SetPolicy":     "the approval policy the user picked; no content",
+	"Permissions":   "the policy, rules and session grants in force; no workspace content",
+	"Revoke":        "takes a session grant back; nothing is read",
+	"EnterPlan":     "plan mode: the policy becomes read-only; nothing is read",
+	"LeavePlan":     "ends plan mode; nothing is read",
+	"Planning":      "whether plan mode is on; no content",
+	"PlanPolicy":    "the policy leaving plan mode brings back; no content",
+	"AcceptPlan":    "sends a fixed prompt to carry out the plan; nothing is read",
+	"ID":            "the session's id; no content",
+	"Recorded":      "whether the session has a log; no content",
+	"List":          "this workspace's session logs in TERN_HOME: titles and first prompts, which passed the exits when recorded",
+	"Open":          "this workspace's session logs in TERN_HOME, reopened; what they hold passed the exits when it was recorded",
+	"Fork":          "copies this session's log in TERN_HOME; what it holds passed the exits when it was recorded",
+	"Turns":         "the prompts of this session's turns, as the user typed them",
+	"Rewind":        "puts back files the session changed, inside the workspace, and the conversation from its log",
+	"UndoRewind":    "reverses a rewind: files the session changed, inside the workspace",
+	"Undo":          "puts back files the session changed, inside the workspace",
+	"Diff":          "the session's own file changes, on screen only; they were written by the guarded edit tools",
+	"Export":        "exit: /export (probe \"/export\")",
+	"Rename":        "records the title the user typed in the session log; nothing is read",
 	// Other helpers add rows here too: merge, do not replace.
 	"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
-	"RememberModel":      "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
-	"Rename":             "records the title the user typed in the session log; nothing is read",
+	"Shell":              "exit: `!` commands, through run_shell (probe \"! shell\")",
+	"Attach":             "exit: @-mentions, through read_file (probe \"@-mention\")",
+	"Files":              "exit: the @-mention picker's file names (probe \"@-mention picker\")",
+	"Remember":           "writes a line the user typed to AGENTS.md in the workspace; nothing is read",
 }
 
 func TestEveryInterfaceHookIsClassified(t *testing.T) {
 	t.Parallel()
-	typ := reflect.TypeFor[tui.Options]()
-	seen := make(map[string]bool)
-	for i := range typ.NumField() {
-		fl := typ.Field(i)
-		if k := fl.Type.Kind(); k != reflect.Func && k != reflect.Interface {
-			continue
+	opts := reflect.TypeFor[tui.Options]()
+	for i := range opts.NumField() {
+		fl := opts.Field(i)
+		if k := fl.Type.Kind(); (k == reflect.Func || k == reflect.Interface) && fl.Name != "App" {
+			t.Errorf("tui.Options.%s is new: the interface drives the session through App (app.Service) alone; add a method there and classify it in interfaceHooks", fl.Name)
 		}
-		seen[fl.Name] = true
-		if _, ok := interfaceHooks[fl.Name]; !ok {
-			t.Errorf("tui.Options.%s is new: if content can leave the workspace through it, give it a probe in TestOtherExitsAreGuarded; either way, classify it in interfaceHooks", fl.Name)
+	}
+	svc := reflect.TypeFor[app.Service]()
+	seen := make(map[string]bool)
+	for i := range svc.NumMethod() {
+		name := svc.Method(i).Name
+		seen[name] = true
+		if _, ok := interfaceHooks[name]; !ok {
+			t.Errorf("app.Service.%s is new: if content can leave the workspace through it, give it a probe in TestOtherExitsAreGuarded; either way, classify it in interfaceHooks", name)
 		}
 	}
 	for name := range interfaceHooks {
 		if !seen[name] {
-			t.Errorf("interfaceHooks lists %s, which tui.Options no longer has: remove it", name)
+			t.Errorf("interfaceHooks lists %s, which app.Service no longer has: remove it", name)
 		}
 	}
 }
