@@ -38,8 +38,8 @@ type meter struct {
 	last *agent.RequestInfo
 	// prevBytes is the size of the request before it, for the prefix.
 	prevBytes int
-	// window is the context window the gateway's model list reported.
-	window gatewayWindow
+	// window is the context window the session reported for a model.
+	window modelWindowInfo
 	// models splits the usage by model, in the order they were first used,
 	// so /cost can tell them apart after a /model switch.
 	models []modelCost

@@ -204,7 +204,7 @@ func (m *model) refreshPalette() tea.Cmd {
 		filter := m.filterFiles(query)
 		if m.files == nil && !m.walking && m.filesErr == nil {
 			m.walking = true
-			return tea.Batch(filter, walkFiles(m.ctx, m.opts.Files))
+			return tea.Batch(filter, walkFiles(m.ctx, m.be))
 		}
 		return filter
 	}

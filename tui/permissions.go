@@ -11,7 +11,7 @@ import (
 	"github.com/ternhq/tern/tui/sanitize"
 )
 
-// PermissionsInfo is what /permissions shows beside the backend's own
+// PermissionsInfo is what /permissions shows beside the session's own
 // state: where the settings came from, and the shell sandbox.
 type PermissionsInfo struct {
 	// Policy is the policy the session started with and PolicySource where
