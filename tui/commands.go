@@ -11,7 +11,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // command is one slash command. The table is data: later features add rows.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // maxShellContext bounds the output of a `!` command passed to the model.

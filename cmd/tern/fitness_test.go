@@ -409,7 +409,7 @@ func TestArchitecture(t *testing.T) {
 func TestArchitectureRulesCanFail(t *testing.T) {
 	t.Parallel()
 	candidates := []string{"agent", "agent/x", "approval", "approval/x", "tools", "tools/sandbox", "session", "provider", "provider/mock",
-		"provider/openai", "tui", "tui/markdown", "tui/sanitize", "cmd/tern", "cmd/tern/doctor", "cmd/tern/headless",
+		"provider/openai", "tui", "tui/markdown", "internal/sanitize", "cmd/tern", "cmd/tern/doctor", "cmd/tern/headless",
 		"internal/app", "internal/acp", "newpkg", "internal/x"}
 	for _, r := range layerRules {
 		if r.reason == "" {
@@ -459,7 +459,8 @@ func TestArchitectureCases(t *testing.T) {
 		{"agent", "os/exec", true, nil},
 		{"agent", modulePrefix + "provider/openai", false, []string{"provider implementations only in cmd/tern", "agent imports no provider implementation"}},
 		{"agent", modulePrefix + "provider", false, nil},
-		{"agent", modulePrefix + "tui/sanitize", false, []string{"agent imports no tui"}},
+		{"agent", modulePrefix + "tui/markdown", false, []string{"agent imports no tui"}},
+		{"agent", modulePrefix + "internal/sanitize", false, nil},
 		{"tools/sandbox", "os/exec", false, nil},
 		{"session", "os/exec", false, nil},
 		{"session", modulePrefix + "tui", false, []string{"session imports no tui"}},

@@ -15,9 +15,9 @@ import (
 
 	"github.com/ternhq/tern/cmd/tern/headless"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // sessions is `tern sessions [--json] [--all]` and

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Export writes the conversation as Markdown and returns the file written.
