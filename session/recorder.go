@@ -221,6 +221,14 @@ func (r *Recorder) PolicyChanged(p agent.Policy) {
 	r.mu.Unlock()
 }
 
+// PlanChanged records that plan mode was turned on or off (call it with
+// agent.EnterPlan and LeavePlan), so a resumed session comes back in it.
+func (r *Recorder) PlanChanged(on bool) {
+	r.mu.Lock()
+	r.appendLocked(PlanMode{On: on})
+	r.mu.Unlock()
+}
+
 // GrantRevoked records that the user took a grant back, so a resumed
 // session does not restore it.
 func (r *Recorder) GrantRevoked(scope string) {

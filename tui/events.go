@@ -8,10 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // onEvents applies a batch of agent events and waits for more.
