@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 	"time"
 
@@ -258,8 +259,8 @@ func (s *session) cancel() {
 	}
 }
 
-// stop cancels the turn, stops the service and waits until its events are
-// handled and its log closed.
+// stop cancels the turn, stops the service, waits until its events are
+// handled, and closes it when it can be (a wired session closes its log).
 func (s *session) stop() {
 	s.cancel()
 	s.stopRun()
@@ -271,5 +272,10 @@ func (s *session) stop() {
 	select {
 	case <-s.pumped:
 	case <-time.After(10 * time.Second):
+	}
+	if c, ok := s.svc.(io.Closer); ok {
+		if err := c.Close(); err != nil {
+			s.srv.opts.Log.Error("session log not closed cleanly", "session", string(s.id), "err", err)
+		}
 	}
 }
