@@ -10,6 +10,7 @@ import (
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/internal/acp"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/tools"
 )
 
 const acpUsage = `Usage: tern acp [flags]
@@ -45,10 +46,10 @@ func (c *cli) acpCmd(ctx context.Context, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	factory := func(ctx context.Context, cwd string) (app.Service, error) {
+	factory := func(ctx context.Context, cwd string, editor tools.EditorFiles) (app.Service, error) {
 		sc := *c
 		sc.cwd = cwd
-		w, err := sc.wire(ctx, cfg, wireOptions{notices: c.stderr, session: app.Choice{Mode: app.ResumeNone}})
+		w, err := sc.wire(ctx, cfg, wireOptions{notices: c.stderr, session: app.Choice{Mode: app.ResumeNone}, editor: editor})
 		if err != nil {
 			return nil, err
 		}

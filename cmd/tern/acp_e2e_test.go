@@ -382,3 +382,94 @@ func TestE2EACPPermissionCancelledMidWait(t *testing.T) {
 		t.Error("hello.txt was written although the turn was cancelled while asking")
 	}
 }
+
+// readingGateway asks for read_file on notes.txt, then answers; bodies
+// holds what each request sent.
+func readingGateway(t *testing.T) (url string, bodies func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, string(body))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		var parts []string
+		// The session's title is asked for alongside, without tools.
+		if strings.Contains(string(body), `"tools":`) && !strings.Contains(string(body), `"role":"tool"`) {
+			parts = []string{
+				chunk(`{"role":"assistant","tool_calls":[{"index":0,"id":"call_r","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"notes.txt\"}"}}]}`, ""),
+				chunk(`{}`, "tool_calls"),
+			}
+		} else {
+			parts = []string{chunk(`{"role":"assistant","content":"Read it."}`, ""), chunk(`{}`, "stop")}
+		}
+		for _, p := range append(parts, "data: [DONE]\n\n") {
+			_, _ = io.WriteString(w, p)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1", func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
+}
+
+func TestE2EACPFileDelegation(t *testing.T) {
+	t.Parallel()
+	t.Run("read", func(t *testing.T) {
+		t.Parallel()
+		url, bodies := readingGateway(t)
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("from the disk\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := startEditor(t, dir, testEnv(t, map[string]string{"LLM_BASE_URL": url, "LLM_API_KEY": e2eKey, "LLM_MODEL": "m"}),
+			sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}})
+		e.buffers[filepath.Join(real, "notes.txt")] = "from the unsaved buffer\n"
+		id := e.newSession(t, dir)
+		if _, err := e.prompt(t, id, "read notes.txt"); err != nil {
+			t.Fatal(err)
+		}
+		var result string
+		for _, b := range bodies() {
+			if i := strings.Index(b, `"role":"tool"`); i >= 0 {
+				result = b[i:]
+			}
+		}
+		if !strings.Contains(result, "from the unsaved buffer") || strings.Contains(result, "from the disk") {
+			t.Errorf("the model did not get the editor's copy: %q", result)
+		}
+	})
+	t.Run("write", func(t *testing.T) {
+		t.Parallel()
+		g := newFakeGateway(t, scripted)
+		dir := t.TempDir()
+		e := startEditor(t, dir, testEnv(t, online(g)), sdk.ClientCapabilities{Fs: sdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true}})
+		e.answer = "allow_once"
+		id := e.newSession(t, dir)
+		if _, err := e.prompt(t, id, "create hello.txt"); err != nil {
+			t.Fatal(err)
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		var wrote string
+		for p, c := range e.wrote {
+			if filepath.Base(p) == "hello.txt" {
+				wrote = c
+			}
+		}
+		if wrote != "hello from tern\n" {
+			t.Errorf("the editor was not asked to write hello.txt: %q", e.wrote)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "hello.txt")); err == nil {
+			t.Error("hello.txt was written on disk as well as through the editor")
+		}
+	})
+}

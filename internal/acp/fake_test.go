@@ -12,6 +12,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/tools"
 )
 
 // fakeService is an app.Service whose turns a script plays. Methods the
@@ -312,7 +313,7 @@ func (h *harness) close(t *testing.T) {
 }
 
 func fixed(f *fakeService) Factory {
-	return func(context.Context, string) (app.Service, error) { return f, nil }
+	return func(context.Context, string, tools.EditorFiles) (app.Service, error) { return f, nil }
 }
 
 // ready initializes and opens a session.

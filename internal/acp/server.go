@@ -13,14 +13,18 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/tools"
 )
 
 // ProtocolVersion is the ACP version tern speaks.
 const ProtocolVersion = sdk.ProtocolVersionNumber
 
 // Factory makes the session service of a new session working in cwd (an
-// absolute path). The service is not running yet: the server runs it.
-type Factory func(ctx context.Context, cwd string) (app.Service, error)
+// absolute path). The service is not running yet: the server runs it, and
+// closes it when it stopped if it is an io.Closer. editor, when not nil,
+// is the client's buffers, for the workspace's file tools
+// (tools.Workspace.Editor).
+type Factory func(ctx context.Context, cwd string, editor tools.EditorFiles) (app.Service, error)
 
 // Options configure a server.
 type Options struct {
@@ -222,7 +226,12 @@ func (s *server) open(ctx context.Context, cwd string, mcp []sdk.McpServer) (*se
 	if !filepath.IsAbs(cwd) {
 		return nil, invalidParams("cwd", "cwd must be an absolute path, got "+quoteJSON(cwd))
 	}
-	svc, err := s.opts.New(ctx, filepath.Clean(cwd))
+	files := newClientFiles(s.conn, client.Fs)
+	var editor tools.EditorFiles
+	if files != nil {
+		editor = files
+	}
+	svc, err := s.opts.New(ctx, filepath.Clean(cwd), editor)
 	if err != nil {
 		return nil, sdk.NewInternalError(map[string]any{"error": fmt.Sprintf("start a session in %s: %v", cwd, err)})
 	}
@@ -231,6 +240,8 @@ func (s *server) open(ctx context.Context, cwd string, mcp []sdk.McpServer) (*se
 		id = sdk.SessionId("unrecorded-" + strconv.Itoa(n))
 	}
 	sess := newSession(s, id, filepath.Clean(cwd), svc, client)
+	sess.files = files
+	files.setSession(id)
 	sess.mcp = len(mcp)
 	if len(mcp) > 0 {
 		s.opts.Log.Warn("MCP servers are not supported yet; not connected", "count", len(mcp))
@@ -252,6 +263,7 @@ func (s *server) rename(sess *session, id sdk.SessionId) {
 	defer s.mu.Unlock()
 	delete(s.sessions, sess.id)
 	sess.id = id
+	sess.files.setSession(id)
 	s.sessions[id] = sess
 }
 

@@ -23,6 +23,8 @@ type session struct {
 	client sdk.ClientCapabilities
 	mcp    int
 	proj   *projector
+	// files delegates the file tools to the editor; nil when it does not.
+	files *clientFiles
 
 	// stopRun ends svc.Run; pumped is closed once every event was handled.
 	stopRun context.CancelFunc
