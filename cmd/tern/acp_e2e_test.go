@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -472,4 +473,33 @@ func TestE2EACPFileDelegation(t *testing.T) {
 			t.Error("hello.txt was written on disk as well as through the editor")
 		}
 	})
+}
+
+func TestE2EACPSigterm(t *testing.T) {
+	t.Parallel()
+	url, gone := hangingGateway(t)
+	dir := t.TempDir()
+	e := startEditor(t, dir, testEnv(t, map[string]string{"LLM_BASE_URL": url, "LLM_API_KEY": e2eKey, "LLM_MODEL": "m"}), sdk.ClientCapabilities{})
+	id := e.newSession(t, dir)
+	go func() { _, _ = e.prompt(t, id, "think") }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(e.text(), "Thinking") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := e.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-e.done:
+		if err != nil {
+			t.Errorf("tern acp exited with %v after SIGTERM; stderr:\n%s", err, e.stderr)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("tern acp did not exit after SIGTERM with stdin open")
+	}
+	select {
+	case <-gone:
+	case <-time.After(5 * time.Second):
+		t.Error("the gateway never saw the request end")
+	}
 }

@@ -38,7 +38,7 @@ type Options struct {
 
 // Serve speaks ACP on in and out until in ends or ctx is cancelled, then
 // cancels the running turns, stops every session (its log closed) and
-// returns.
+// returns. When ctx ends first, in is closed if it is an io.Closer.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	if o.New == nil {
 		return errors.New("acp: no session factory")
@@ -53,12 +53,24 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, o Options) error {
 	s := &server{opts: o, ctx: ctx, w: w, sessions: map[sdk.SessionId]*session{}}
 	s.conn = sdk.NewAgentSideConnection(s, w, filtered)
 	s.conn.SetLogger(o.Log)
+	stopped := false
 	select {
 	case <-s.conn.Done():
 	case <-ctx.Done():
+		stopped = true
 	}
 	cancel()
 	s.closeAll()
+	if stopped {
+		// Stopped from outside (a signal) with the input still open: its
+		// reader may sit in a read nothing can interrupt (a blocking
+		// stdin). Closing in lets it end where it can; the process exit
+		// ends it otherwise. It holds nothing to release.
+		if c, ok := in.(io.Closer); ok {
+			_ = c.Close()
+		}
+		return nil
+	}
 	<-inputDone
 	return nil
 }
