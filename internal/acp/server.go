@@ -20,8 +20,9 @@ import (
 const ProtocolVersion = sdk.ProtocolVersionNumber
 
 // Factory makes the session service of a new session working in cwd (an
-// absolute path). The service is not running yet: the server runs it, and
-// closes it when it stopped if it is an io.Closer. editor, when not nil,
+// absolute path); ctx lasts as long as the session. The service is not
+// running yet: the server runs it, and closes it when it stopped if it is
+// an io.Closer. editor, when not nil,
 // is the client's buffers, for the workspace's file tools
 // (tools.Workspace.Editor).
 type Factory func(ctx context.Context, cwd string, editor tools.EditorFiles) (app.Service, error)
@@ -142,8 +143,8 @@ func (s *server) SetSessionConfigOption(context.Context, sdk.SetSessionConfigOpt
 }
 
 // NewSession starts a session working in p.Cwd.
-func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	sess, err := s.open(ctx, p.Cwd, p.McpServers)
+func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	sess, err := s.open(p.Cwd, p.McpServers)
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -165,7 +166,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 	if dup {
 		return sdk.LoadSessionResponse{}, invalidParams("sessionId", "session "+quoteJSON(string(p.SessionId))+" is already open on this connection")
 	}
-	sess, err := s.open(ctx, p.Cwd, p.McpServers)
+	sess, err := s.open(p.Cwd, p.McpServers)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -226,7 +227,7 @@ func (s *server) SetSessionMode(_ context.Context, p sdk.SetSessionModeRequest) 
 }
 
 // open makes and starts a session in cwd.
-func (s *server) open(ctx context.Context, cwd string, mcp []sdk.McpServer) (*session, error) {
+func (s *server) open(cwd string, mcp []sdk.McpServer) (*session, error) {
 	s.mu.Lock()
 	ready, client := s.initialized, s.client
 	s.next++
@@ -243,15 +244,20 @@ func (s *server) open(ctx context.Context, cwd string, mcp []sdk.McpServer) (*se
 	if files != nil {
 		editor = files
 	}
-	svc, err := s.opts.New(ctx, filepath.Clean(cwd), editor)
+	// The session lives past this request: what it starts in the
+	// background (the snapshot repository, the sandbox's sweep) runs under
+	// its own context, which ends when the session stops.
+	sctx, stop := context.WithCancel(s.ctx)
+	svc, err := s.opts.New(sctx, filepath.Clean(cwd), editor)
 	if err != nil {
+		stop()
 		return nil, sdk.NewInternalError(map[string]any{"error": fmt.Sprintf("start a session in %s: %v", cwd, err)})
 	}
 	id := sdk.SessionId(svc.ID())
 	if id == "" {
 		id = sdk.SessionId("unrecorded-" + strconv.Itoa(n))
 	}
-	sess := newSession(s, id, filepath.Clean(cwd), svc, client)
+	sess := newSession(sctx, stop, s, id, filepath.Clean(cwd), svc, client)
 	sess.files = files
 	files.setSession(id)
 	sess.mcp = len(mcp)

@@ -59,8 +59,8 @@ type outcome struct {
 	stop sdk.StopReason
 }
 
-func newSession(srv *server, id sdk.SessionId, cwd string, svc app.Service, client sdk.ClientCapabilities) *session {
-	ctx, stop := context.WithCancel(srv.ctx)
+// newSession runs svc under ctx until stop is called.
+func newSession(ctx context.Context, stop context.CancelFunc, srv *server, id sdk.SessionId, cwd string, svc app.Service, client sdk.ClientCapabilities) *session {
 	s := &session{srv: srv, id: id, cwd: cwd, svc: svc, client: client, proj: newProjector(cwd),
 		stopRun: stop, ran: make(chan struct{}), pumped: make(chan struct{}), rejected: map[string]bool{},
 		mode: currentMode(svc)}
