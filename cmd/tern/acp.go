@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/internal/acp"
 	"github.com/ternhq/tern/internal/app"
@@ -39,6 +40,12 @@ func (c *cli) acpCmd(ctx context.Context, args []string) int {
 	cfg, err := config.Load(config.Inputs{Flags: common.config(), Getenv: c.getenv, UserHome: c.userHome})
 	if err != nil {
 		c.printf(c.stderr, "tern acp: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)
+		return exitUsage
+	}
+	// What can be checked before any session is, so a bad setting is a
+	// usage error at start rather than an error for every session/new.
+	if _, err := agent.ParsePolicy(cfg.Approval.V); err != nil {
+		c.printf(c.stderr, "tern acp: approval policy from %s: %v\n", cfg.Approval.Source, err)
 		return exitUsage
 	}
 	// An editor stops its agent with SIGTERM or by closing stdin; both end

@@ -92,7 +92,9 @@ func TestE2EACPBench(t *testing.T) {
 		e := startEditor(t, dir, testEnv(t, env), sdk.ClientCapabilities{})
 		acpTurns = append(acpTurns, prompt(e, e.newSession(t, dir)))
 		_ = e.stdin.Close()
-		<-e.done
+		if err := <-e.done; err != nil {
+			t.Fatalf("tern acp exited with %v", err)
+		}
 	}
 	e := startEditor(t, dir, testEnv(t, env), sdk.ClientCapabilities{})
 	id := e.newSession(t, dir)

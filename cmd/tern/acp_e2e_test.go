@@ -67,7 +67,10 @@ func startEditor(t *testing.T, dir string, env []string, caps sdk.ClientCapabili
 		if e.cmd.ProcessState == nil {
 			_ = e.stdin.Close()
 			select {
-			case <-e.done:
+			case err := <-e.done:
+				if err != nil {
+					t.Errorf("tern acp exited with %v; stderr:\n%s", err, e.stderr)
+				}
 			case <-time.After(10 * time.Second):
 				_ = e.cmd.Process.Kill()
 				t.Errorf("tern acp did not exit after stdin closed; stderr:\n%s", e.stderr)
@@ -173,23 +176,6 @@ func (e *editor) text() string {
 		}
 	}
 	return b.String()
-}
-
-// diffs are the diff contents of the tool call updates received.
-func (e *editor) diffs() []*sdk.ToolCallContentDiff {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var out []*sdk.ToolCallContentDiff
-	for _, n := range e.updates {
-		if u := n.Update.ToolCallUpdate; u != nil {
-			for _, c := range u.Content {
-				if c.Diff != nil {
-					out = append(out, c.Diff)
-				}
-			}
-		}
-	}
-	return out
 }
 
 func TestE2EACPWriteNeedsPermission(t *testing.T) {
@@ -335,7 +321,9 @@ func TestE2EACPLoadReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = e.stdin.Close()
-	<-e.done
+	if err := <-e.done; err != nil {
+		t.Fatalf("tern acp exited with %v", err)
+	}
 
 	e2 := startEditor(t, dir, env, sdk.ClientCapabilities{})
 	if _, err := e2.conn.LoadSession(context.Background(), sdk.LoadSessionRequest{SessionId: id, Cwd: dir, McpServers: []sdk.McpServer{}}); err != nil {
@@ -501,5 +489,28 @@ func TestE2EACPSigterm(t *testing.T) {
 	case <-gone:
 	case <-time.After(5 * time.Second):
 		t.Error("the gateway never saw the request end")
+	}
+}
+
+func TestE2EACPUsage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"acp", "--help"}, 0, "Usage: tern acp"},
+		{[]string{"acp", "hello"}, 2, `unexpected argument "hello"`},
+		{[]string{"acp", "--approval", "nope"}, 2, "unknown approval policy"},
+		{[]string{"--model", "m", "acp", "--nope"}, 2, "flag provided but not defined"},
+	} {
+		r := tern(t, dir, nil, "", tc.args...)
+		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.want) {
+			t.Errorf("tern %s: exit %d, want %d with %q\nstdout: %s\nstderr: %s", strings.Join(tc.args, " "), r.code, tc.code, tc.want, r.stdout, r.stderr)
+		}
+		if tc.code != 0 && r.stdout != "" {
+			t.Errorf("tern %s wrote on stdout, which carries protocol messages only: %q", strings.Join(tc.args, " "), r.stdout)
+		}
 	}
 }

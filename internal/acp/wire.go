@@ -124,11 +124,8 @@ func filterInput(in io.Reader, w *wireWriter) (r io.Reader, done <-chan struct{}
 	return pr, d
 }
 
-var errTooLong = errors.New("message too long")
-
 // readLine reads one line without its newline; a line past maxLine is
-// consumed and returned as errTooLong's marker (a nil line with a nil error
-// is never returned for it: see checkLine).
+// consumed and returned as tooLongMarker.
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var line []byte
 	for {
