@@ -262,7 +262,7 @@ func (s *server) open(cwd string, mcp []sdk.McpServer) (*session, error) {
 	files.setSession(id)
 	sess.mcp = len(mcp)
 	if len(mcp) > 0 {
-		s.opts.Log.Warn("MCP servers are not supported yet; not connected", "count", len(mcp))
+		s.opts.Log.Warn("MCP servers are not supported yet: not connected", "count", len(mcp))
 	}
 	s.mu.Lock()
 	if s.closed {

@@ -587,3 +587,22 @@ func lastStatus(ups []sdk.SessionNotification, id sdk.ToolCallId) sdk.ToolCallSt
 	}
 	return s
 }
+
+func TestMCPServersReportedUnsupported(t *testing.T) {
+	t.Parallel()
+	h := serve(t, fixed(newFake(nil)), &testClient{})
+	ctx := context.Background()
+	if _, err := h.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: 1}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := h.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: "/w", McpServers: []sdk.McpServer{
+		{Stdio: &sdk.McpServerStdio{Name: "files", Command: "mcp-files", Args: []string{}, Env: []sdk.EnvVariable{}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tern, _ := resp.Meta["tern"].(map[string]any)
+	if note, _ := tern["mcpServers"].(string); !strings.Contains(note, "not supported") || !strings.Contains(note, "1 server not connected") {
+		t.Errorf("_meta = %v: the MCP servers must be reported as not connected", resp.Meta)
+	}
+}

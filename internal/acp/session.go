@@ -145,7 +145,11 @@ func (s *session) meta() map[string]any {
 	if s.mcp == 0 {
 		return nil
 	}
-	return map[string]any{"tern": map[string]any{"mcpServers": "not supported yet: none of the " + itoa(s.mcp) + " servers was connected"}}
+	servers := itoa(s.mcp) + " servers"
+	if s.mcp == 1 {
+		servers = "1 server"
+	}
+	return map[string]any{"tern": map[string]any{"mcpServers": "not supported yet: " + servers + " not connected"}}
 }
 
 // prompt runs one turn (or a command) and reports how it ended.
