@@ -173,6 +173,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 	}
 	m.jobControl = shellJobControl
 	m.pricedModel = opts.App.Model()
+	m.planning = opts.App.Planning() // a resumed session may be in plan mode
 	m.noColor = getenv("NO_COLOR") != ""
 	switch opts.Theme {
 	case "light":
