@@ -59,12 +59,13 @@ func agentTurn(t *testing.T, cancelAt agent.EventKind, scripts ...providertest.S
 		select {
 		case ev := <-a.Events():
 			evs = append(evs, ev)
-			switch {
-			case ev.Kind == cancelAt:
+			if ev.Kind == cancelAt {
 				a.Cancel()
-			case ev.Kind == agent.EventApprovalRequested:
+			}
+			if ev.Kind == agent.EventApprovalRequested {
 				ev.Approval.Reply(agent.Decision{Kind: agent.DenyWithMessage, Message: "no one to approve"})
-			case ev.Kind == agent.EventTurnFinished:
+			}
+			if ev.Kind == agent.EventTurnFinished {
 				return evs
 			}
 		case <-timeout:
