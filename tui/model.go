@@ -421,7 +421,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func onlyStreamed(evs []agent.Event) bool {
 	for _, ev := range evs {
 		switch ev.Kind {
-		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest:
+		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest,
+			agent.EventMessageAppended:
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
