@@ -131,6 +131,9 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		return m.onCompactionStarted(ev)
 	case agent.EventCompactionFinished:
 		return m.onCompactionFinished(ev)
+	case agent.EventMessageAppended:
+		// The conversation's own record: the transcript shows the events
+		// that made the message.
 	}
 	return nil
 }

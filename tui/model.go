@@ -173,6 +173,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 	}
 	m.jobControl = shellJobControl
 	m.pricedModel = opts.App.Model()
+	m.planning = opts.App.Planning() // a resumed session may be in plan mode
 	m.noColor = getenv("NO_COLOR") != ""
 	switch opts.Theme {
 	case "light":
@@ -420,7 +421,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func onlyStreamed(evs []agent.Event) bool {
 	for _, ev := range evs {
 		switch ev.Kind {
-		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest:
+		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest,
+			agent.EventMessageAppended:
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -257,5 +258,25 @@ func TestPromptBlockShowsPlanNotesAsChips(t *testing.T) {
 		if b.text != tc.want || chip != tc.chip {
 			t.Errorf("promptBlock(%q) = %q %q, want %q %q", tc.text, b.text, chip, tc.want, tc.chip)
 		}
+	}
+}
+
+// TestPlanModeFollowsTheSession: a session resumed in plan mode opens in
+// it, and switching to a session outside plan mode leaves it (and back).
+func TestPlanModeFollowsTheSession(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{}, func(fb *fakeBackend) { fb.EnterPlan() })
+	if s := screen(m); !strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("a session resumed in plan mode does not show it:\n%s", s)
+	}
+	fb.LeavePlan() // as the session switched to is outside it
+	m.Update(switchMsg{sw: &app.Switch{ID: "other", Summary: "resumed session other"}})
+	if s := screen(m); strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("plan mode is still shown after switching to a session outside it:\n%s", s)
+	}
+	fb.EnterPlan()
+	m.Update(switchMsg{sw: &app.Switch{ID: "planned", Summary: "resumed session planned"}})
+	if s := screen(m); !strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("switching to a session in plan mode does not show it:\n%s", s)
 	}
 }

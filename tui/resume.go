@@ -188,6 +188,8 @@ func (m *model) onSwitch(msg switchMsg) tea.Cmd {
 		return m.sendQueued()
 	}
 	sw := msg.sw
+	// The session switched to may be in plan mode, or the one left was.
+	m.planning, m.planOffer = m.be.Planning(), false
 	var cmd tea.Cmd
 	if sw.Replay != nil {
 		cmd = m.showSession(sw)

@@ -115,7 +115,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.window = &windowSource{ctx: tapCtx, configured: func(m string) int { return windowOf(opts.Window, m) }, lookup: opts.LookupWindow}
 	if saved != nil {
 		if err := s.adopt(saved); err != nil {
-			s.Close()
+			_ = s.Close() // the error that matters is adopt's
 			return nil, err
 		}
 		// The flags win over what the session was using; the change is
