@@ -143,6 +143,9 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 		}
 	case agent.EventCompactionStarted, agent.EventCompactionFinished:
 		// The conversation shrank; the editor's transcript stays as it is.
+	case agent.EventMessageAppended:
+		// The conversation's record: the editor already has each part from
+		// the chunks and tool calls that streamed it.
 	}
 	return p.out
 }
