@@ -1,9 +1,11 @@
 package acp
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -31,6 +33,8 @@ type projector struct {
 	// (max_tokens, refusal); "" for none.
 	stop sdk.StopReason
 	out  []sdk.SessionUpdate
+	// now is the clock live output is paced by.
+	now func() time.Time
 }
 
 // callState is what the projection remembers of one tool call.
@@ -42,10 +46,46 @@ type callState struct {
 	// diff is the call's diff content: from the approval's preview, else
 	// from its arguments.
 	diff []sdk.ToolCallContent
+	// live is the tail of a running command's output; liveSent when it
+	// was last sent.
+	live     tailBuffer
+	liveSent time.Time
+}
+
+// liveEvery is how often a running command's output is re-sent; liveTail
+// is how much of its end is.
+const (
+	liveEvery = 250 * time.Millisecond
+	liveTail  = 8 << 10
+)
+
+// tailBuffer keeps the last liveTail bytes written to it, cut at a line
+// start where it can be.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) add(s string) {
+	t.b = append(t.b, s...)
+	if len(t.b) > 2*liveTail {
+		t.b = append(t.b[:0], t.b[len(t.b)-liveTail:]...)
+	}
+}
+
+// String is the tail, from the first line start within the last liveTail
+// bytes.
+func (t *tailBuffer) String() string {
+	b := t.b
+	if len(b) > liveTail {
+		b = b[len(b)-liveTail:]
+		if i := bytes.IndexByte(b, '\n'); i >= 0 && i < len(b)-1 {
+			b = b[i+1:]
+		}
+		return "…\n" + strings.ToValidUTF8(string(b), "")
+	}
+	return string(b)
 }
 
 func newProjector(cwd string) *projector {
-	return &projector{cwd: cwd, calls: map[string]*callState{}}
+	return &projector{cwd: cwd, calls: map[string]*callState{}, now: time.Now}
 }
 
 // project returns the notifications for ev; the slice is reused by the
@@ -121,9 +161,17 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 			p.emit(sdk.UpdateToolCall(c.id, sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
 		}
 	case agent.EventToolOutput:
-		// Live output: dropped, the whole (capped) output arrives with the
-		// call's completion. Re-sending the growing content on every chunk
-		// would cost the square of the output.
+		// A command's live output: ACP replaces a call's content on each
+		// update, so its tail is re-sent at most every liveEvery, not on
+		// every chunk (which would cost the square of the output); the
+		// whole (capped) output arrives with the completion.
+		if c := p.call(ev.Call); c != nil && ev.Text != "" {
+			c.live.add(ev.Text)
+			if now := p.now(); now.Sub(c.liveSent) >= liveEvery {
+				c.liveSent = now
+				p.emit(sdk.UpdateToolCall(c.id, sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(fence(c.live.String())))})))
+			}
+		}
 	case agent.EventToolFinished:
 		p.finishCall(ev)
 	case agent.EventUsage, agent.EventRequest:
