@@ -60,6 +60,15 @@ func (c *cli) acpCmd(ctx context.Context, args []string) int {
 		if err != nil {
 			return nil, err
 		}
+		// As in the interface, tern run's budgets do not limit an editor's
+		// turns; the model's prices are set so /cost tells the cost.
+		if w.Prices != nil {
+			p := agent.Prices(*w.Prices)
+			if err := w.Session.SetBudget(agent.Budget{Prices: &p}); err != nil {
+				_ = w.Close() // nothing ran
+				return nil, err
+			}
+		}
 		return acpSession{Session: w.Session, w: w}, nil
 	}
 	if err := acp.Serve(ctx, c.stdin, c.stdout, acp.Options{New: factory, Version: version, Log: log}); err != nil {
