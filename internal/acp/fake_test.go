@@ -177,6 +177,17 @@ func (f *fakeService) LeavePlan() agent.Policy {
 	return f.policy
 }
 
+func (f *fakeService) PlanPolicy() agent.Policy { f.mu.Lock(); defer f.mu.Unlock(); return f.prev }
+
+// AcceptPlan leaves plan mode and sends the acceptance, as the agent does.
+func (f *fakeService) AcceptPlan(p agent.Policy) error {
+	f.LeavePlan()
+	if p != 0 {
+		f.SetPolicy(p)
+	}
+	return f.Submit(agent.PlanAccepted)
+}
+
 func (f *fakeService) Context() agent.ContextBytes { return agent.ContextBytes{System: 100, User: 20} }
 
 func (f *fakeService) Attach(path string) (string, error) {

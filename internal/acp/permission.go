@@ -123,3 +123,32 @@ func (s *session) reject(keys []string) {
 		s.rejected[k] = true
 	}
 }
+
+// askPlan asks the editor whether to carry out the plan the call proposed:
+// under the policy plan mode replaced, or not yet (keep planning). A
+// cancelled turn or a withdrawn request keeps planning.
+func (s *session) askPlan(call sdk.ToolCallId) bool {
+	ctx, withdraw := context.WithCancel(s.srv.ctx)
+	defer withdraw()
+	s.mu.Lock()
+	if s.cancelled {
+		s.mu.Unlock()
+		return false
+	}
+	s.askCancel = withdraw
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.askCancel = nil
+		s.mu.Unlock()
+	}()
+	resp, err := s.srv.conn.RequestPermission(ctx, sdk.RequestPermissionRequest{
+		SessionId: s.id,
+		ToolCall:  sdk.ToolCallUpdate{ToolCallId: call, Title: sdk.Ptr("Carry out the plan?")},
+		Options: []sdk.PermissionOption{
+			{OptionId: optAllowOnce, Kind: sdk.PermissionOptionKindAllowOnce, Name: "Carry it out (" + s.svc.PlanPolicy().String() + ")"},
+			{OptionId: optRejectOnce, Kind: sdk.PermissionOptionKindRejectOnce, Name: "Keep planning"},
+		},
+	})
+	return err == nil && resp.Outcome.Selected != nil && resp.Outcome.Selected.OptionId == optAllowOnce
+}

@@ -32,7 +32,10 @@ type projector struct {
 	// stop is a stop reason an EventError announced for the turn
 	// (max_tokens, refusal); "" for none.
 	stop sdk.StopReason
-	out  []sdk.SessionUpdate
+	// proposed is the propose_plan call that proposed a plan in the turn;
+	// "" for none.
+	proposed sdk.ToolCallId
+	out      []sdk.SessionUpdate
 	// now is the clock live output is paced by.
 	now func() time.Time
 }
@@ -101,6 +104,7 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 		clear(p.calls)
 		p.attempt = p.attempt[:0]
 		p.stop = ""
+		p.proposed = ""
 		if p.replay && ev.Text != "" {
 			p.emit(sdk.UpdateUserMessageText(ev.Text))
 		}
@@ -233,7 +237,14 @@ func (p *projector) finishCall(ev agent.Event) {
 	if r.Status == tools.StatusOK && c.diff != nil {
 		content = append(content, c.diff...)
 	}
-	if text := resultText(c.name, r); text != "" {
+	text := resultText(c.name, r)
+	if c.name == agent.ProposePlanTool && r.Status == tools.StatusOK {
+		// The plan itself, for the editor to show; the model's result
+		// only says it was shown.
+		text = c.args.Plan
+		p.proposed = c.id
+	}
+	if text != "" {
 		content = append(content, sdk.ToolContent(sdk.TextBlock(text)))
 	}
 	raw := map[string]any{"status": r.Status.String()}

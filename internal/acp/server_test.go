@@ -606,3 +606,55 @@ func TestMCPServersReportedUnsupported(t *testing.T) {
 		t.Errorf("_meta = %v: the MCP servers must be reported as not connected", resp.Meta)
 	}
 }
+
+func TestPlanAccepted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		answer  sdk.PermissionOptionId
+		carried bool
+	}{{optAllowOnce, true}, {optRejectOnce, false}} {
+		t.Run(string(tc.answer), func(t *testing.T) {
+			t.Parallel()
+			f := newFake(func(t *fakeTurn) agent.Finish {
+				if t.text == agent.PlanAccepted {
+					t.emit(agent.Event{Kind: agent.EventTextDelta, Text: "Done as planned."})
+					return agent.Finish{Reason: agent.FinishDone}
+				}
+				call := agent.Call{ID: "p", Name: agent.ProposePlanTool, Args: json.RawMessage(`{"plan":"1. change a.go\n2. run the tests"}`)}
+				t.emit(agent.Event{Kind: agent.EventToolCallStarted, Call: &agent.Call{ID: "p", Name: call.Name}})
+				t.emit(agent.Event{Kind: agent.EventToolCallReady, Call: &call})
+				t.emit(agent.Event{Kind: agent.EventToolFinished, Call: &call, Result: &agent.ToolResult{Status: tools.StatusOK, Output: "shown"}})
+				return agent.Finish{Reason: agent.FinishDone}
+			})
+			f.EnterPlan()
+			c := &testClient{permit: choose(tc.answer)}
+			h := serve(t, fixed(f), c)
+			id := h.ready(t, sdk.ClientCapabilities{})
+			resp, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: prompt("plan it")})
+			if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+				t.Fatalf("prompt: %+v %v", resp, err)
+			}
+			asked := c.requests()
+			if len(asked) != 1 || len(asked[0].Options) != 2 || asked[0].ToolCall.ToolCallId == "" {
+				t.Fatalf("plan question: %+v", asked)
+			}
+			var planShown bool
+			for _, n := range c.snapshot() {
+				if u := n.Update.ToolCallUpdate; u != nil {
+					for _, ct := range u.Content {
+						if ct.Content != nil && strings.Contains(ct.Content.Content.Text.Text, "1. change a.go") {
+							planShown = true
+						}
+					}
+				}
+			}
+			if !planShown {
+				t.Error("the plan itself is not in the propose_plan call's content")
+			}
+			carried := len(f.prompts()) == 2 && f.prompts()[1] == agent.PlanAccepted
+			if carried != tc.carried || f.Planning() == tc.carried {
+				t.Errorf("carried out %v (prompts %q), planning %v", carried, f.prompts(), f.Planning())
+			}
+		})
+	}
+}

@@ -57,6 +57,8 @@ type session struct {
 type outcome struct {
 	ev   agent.Event
 	stop sdk.StopReason
+	// proposed is the call that proposed a plan in the turn, if any.
+	proposed sdk.ToolCallId
 }
 
 // newSession runs svc under ctx until stop is called.
@@ -99,7 +101,7 @@ func (s *session) handle(ev agent.Event) {
 	}
 	s.mu.Unlock()
 	if w != nil {
-		w <- outcome{ev: ev, stop: s.proj.stop}
+		w <- outcome{ev: ev, stop: s.proj.stop, proposed: s.proj.proposed}
 	}
 }
 
@@ -184,8 +186,33 @@ func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) 
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
+	// A plan proposed in plan mode: the editor accepts it (the plan is
+	// then carried out in the same prompt) or keeps planning.
+	for out.proposed != "" && out.ev.Finish != nil && out.ev.Finish.Reason == agent.FinishDone && s.svc.Planning() {
+		if !s.askPlan(out.proposed) {
+			break
+		}
+		ch = s.rewait(agent.EventTurnFinished)
+		if err := s.svc.AcceptPlan(0); err != nil {
+			s.reply("The plan could not be carried out: " + err.Error())
+			break
+		}
+		s.modeChanged(false)
+		if out, err = s.wait(ch); err != nil {
+			return sdk.PromptResponse{}, err
+		}
+	}
 	s.modeChanged(false)
 	return stopReason(out)
+}
+
+// rewait registers the held prompt as waiting for kind again.
+func (s *session) rewait(kind agent.EventKind) chan outcome {
+	ch := make(chan outcome, 1)
+	s.mu.Lock()
+	s.waitKind, s.waiter = kind, ch
+	s.mu.Unlock()
+	return ch
 }
 
 // hold marks the session busy and registers the prompt waiting for kind.
