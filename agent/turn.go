@@ -146,9 +146,9 @@ func (t *turn) loop() Finish {
 		t.settleUsage(at, true)
 		switch at.acc.Finish() {
 		case provider.FinishLength:
-			t.emit(Event{Kind: EventError, Text: "The answer was cut off at the model's output token limit."})
+			t.emit(Event{Kind: EventError, Text: NoteAnswerCutOff})
 		case provider.FinishContentFilter:
-			t.emit(Event{Kind: EventError, Text: "The gateway's content filter stopped the answer."})
+			t.emit(Event{Kind: EventError, Text: NoteAnswerFiltered})
 		case provider.FinishStop, provider.FinishToolCalls, provider.FinishOther:
 		}
 		t.keepAnswer(at, calls)

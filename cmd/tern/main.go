@@ -87,6 +87,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 		switch args[0] {
 		case "run":
 			return c.run(ctx, args[1:])
+		case "acp":
+			return c.acpCmd(ctx, args[1:])
 		case "doctor":
 			return c.doctor(ctx, args[1:])
 		case "sessions":
@@ -119,6 +121,8 @@ func (c *cli) root(ctx context.Context, args []string) int {
 		switch rest[0] {
 		case "run":
 			return c.run(ctx, sub)
+		case "acp":
+			return c.acpCmd(ctx, sub)
 		case "doctor":
 			return c.doctor(ctx, sub)
 		case "sessions":

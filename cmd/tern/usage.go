@@ -8,6 +8,7 @@ Usage:
   tern --resume ID            continue the session ID (-r; an id prefix is enough)
   tern run [flags] PROMPT     run one turn without the interface; print the answer
   tern run [flags] -          the same, reading the prompt from stdin (also when stdin is a pipe)
+  tern acp [flags]            serve editors over the Agent Client Protocol on stdio (docs/acp.md)
   tern sessions [--json]      list the sessions of this workspace
   tern sessions export ID [PATH]
                               write a session as Markdown to stdout or PATH

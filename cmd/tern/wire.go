@@ -79,6 +79,9 @@ type wireOptions struct {
 	notices io.Writer
 	// session says whether to start a new session log or continue one.
 	session app.Choice
+	// editor, when set, is the editor the file tools read and write
+	// through (tern acp with a client that offers it).
+	editor tools.EditorFiles
 }
 
 // loadConfig resolves the configuration for a command.
@@ -143,6 +146,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	ws.OutputCap = cfg.OutputCap.V
 	ws.Secrets = cfg.SecretPatterns.V
 	ws.SecretFiles = ternSecretFiles(cfg.File)
+	ws.Editor = opts.editor
 	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg, ws.Root)
 	if err != nil {
 		return nil, err
