@@ -60,14 +60,12 @@ func (c *cli) acpCmd(ctx context.Context, args []string) int {
 		if err != nil {
 			return nil, err
 		}
-		// As in the interface, tern run's budgets do not limit an editor's
-		// turns; the model's prices are set so /cost tells the cost.
-		if w.Prices != nil {
-			p := agent.Prices(*w.Prices)
-			if err := w.Session.SetBudget(agent.Budget{Prices: &p}); err != nil {
-				_ = w.Close() // nothing ran
-				return nil, err
-			}
+		// The budgets in config.toml (max_cost, max_requests,
+		// max_duration) limit each editor turn as they limit tern run's;
+		// the model's prices are set either way, so /cost tells the cost.
+		if err := setBudget(cfg, w); err != nil {
+			_ = w.Close() // nothing ran
+			return nil, err
 		}
 		return acpSession{Session: w.Session, w: w}, nil
 	}

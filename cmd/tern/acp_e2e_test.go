@@ -514,3 +514,33 @@ func TestE2EACPUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EACPBudgetEndsTheTurn: max_requests in config.toml limits an
+// editor's turn as it limits tern run's: the turn stops before the second
+// request and says so with max_turn_requests.
+func TestE2EACPBudgetEndsTheTurn(t *testing.T) {
+	t.Parallel()
+	g := newFakeGateway(t, scripted)
+	dir := t.TempDir()
+	env := testEnv(t, online(g))
+	for _, kv := range env {
+		if home, ok := strings.CutPrefix(kv, "TERN_HOME="); ok {
+			if err := os.MkdirAll(home, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("max_requests = 1\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	e := startEditor(t, dir, env, sdk.ClientCapabilities{})
+	e.answer = "allow_once"
+	id := e.newSession(t, dir)
+	resp, err := e.prompt(t, id, "create hello.txt")
+	if err != nil || resp.StopReason != sdk.StopReasonMaxTurnRequests {
+		t.Fatalf("prompt: %+v %v; stderr:\n%s", resp, err, e.stderr)
+	}
+	if n := g.requests.Load(); n != 1 {
+		t.Errorf("%d requests reached the gateway, want 1", n)
+	}
+}
