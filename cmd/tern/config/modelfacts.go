@@ -18,7 +18,8 @@ func (c *Config) resolveModelFacts(in Inputs, fc fileConfig, file Source) []erro
 	if v := c.DefaultContextWindow; v.V < 1024 {
 		errs = append(errs, fmt.Errorf("default context window from %s is %d; use the window in tokens to assume for unknown models, at least 1024 (default %d)", v.Source, v.V, DefaultContextWindow))
 	}
-	c.ReasoningEffort = resolveString(in.Flags.Effort, FlagEffort, nil, nil, fc.ReasoningEffort, file, "")
+	noEnv := func(...string) (string, Source, bool) { return "", Source{}, false }
+	c.ReasoningEffort = resolveString(in.Flags.Effort, FlagEffort, noEnv, nil, fc.ReasoningEffort, file, "")
 	c.ReasoningEffort.V = strings.ToLower(strings.TrimSpace(c.ReasoningEffort.V))
 	if v := c.ReasoningEffort; !validEffort(v.V) {
 		errs = append(errs, fmt.Errorf("reasoning effort from %s is %q; use a level such as low, medium or high (/model lists a model's levels)", v.Source, v.V))
