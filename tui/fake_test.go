@@ -60,11 +60,6 @@ type fakeBackend struct {
 	models             func(ctx context.Context) ([]string, error)
 	rememberModel      func(id string) error
 	window             func(ctx context.Context, model string) (int, app.WindowSource)
-	// info and prices answer ModelInfo and Prices; nil: the model is
-	// unknown, not priced. effort is the effort chosen (SetEffort).
-	info   func(model string) (models.Info, bool)
-	prices func(model string) (agent.Prices, app.PriceSource)
-	effort string
 	context            func() agent.ContextBytes
 	export             func(path string) (string, error)
 	diff               func(ctx context.Context) (string, error)
