@@ -8,6 +8,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // assumedWindow is the context size /context assumes when neither the
@@ -83,6 +84,9 @@ func (m *model) contextLines(ci agent.ContextBytes) []string {
 	short, detail := windowSourceText(source)
 	head := fmt.Sprintf("Context · window %s tokens (%s)", kilo(window), short)
 	lines := []string{th.bold.Render(head)}
+	if info, ok := m.be.ModelInfo(m.be.Model()); ok && source == app.WindowDatabase {
+		detail = fmt.Sprintf("%s's %s in the model database (%s); %s", sanitize.Clean(info.Provider), sanitize.Clean(info.ID), info.Match, detail)
+	}
 	if detail != "" {
 		lines = append(lines, th.dim.Render("  "+detail))
 	}
@@ -179,7 +183,7 @@ func windowSourceText(source app.WindowSource) (short, detail string) {
 	case app.WindowGateway:
 		return "from the gateway", ""
 	case app.WindowDatabase:
-		return "model database", "from the model database; set context_window for this model in config.toml to change it"
+		return "model database", "context_window in config.toml overrides it"
 	case app.WindowAssumed:
 		return "assumed", "assumed (default_context_window): nothing knows this model's window; automatic compaction uses it. " +
 			"Set context_window for this model in config.toml"
