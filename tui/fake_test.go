@@ -70,6 +70,12 @@ type fakeBackend struct {
 	attach             func(path string) (string, error)
 	files              func(ctx context.Context, max int) ([]string, error)
 	remember           func(line string) (string, error)
+
+	// info and prices answer ModelInfo and Prices; nil: the model is
+	// unknown, not priced. effort is the effort chosen (SetEffort).
+	info   func(model string) (models.Info, bool)
+	prices func(model string) (agent.Prices, app.PriceSource)
+	effort string
 }
 
 // The fake is a whole session; checked here, at compile time.
