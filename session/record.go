@@ -192,9 +192,12 @@ type Title struct {
 	Renamed bool `json:"renamed,omitempty"`
 }
 
-// ModelChange records a switch of model; later requests use Model.
+// ModelChange records a switch of model; later requests use Model. When
+// Effort is present it also records the reasoning effort chosen from then
+// on ("" for the model's default); absent, the effort is unchanged.
 type ModelChange struct {
-	Model string `json:"model"`
+	Model  string  `json:"model"`
+	Effort *string `json:"effort,omitempty"`
 }
 
 // PolicyChange records a switch of approval policy (by its name, e.g. "ask").

@@ -206,6 +206,14 @@ func (r *Recorder) ModelChanged(model string) {
 	r.mu.Unlock()
 }
 
+// EffortChanged records that later requests use model with the reasoning
+// effort effort ("" for the model's default), as a model_change.
+func (r *Recorder) EffortChanged(model, effort string) {
+	r.mu.Lock()
+	r.appendLocked(ModelChange{Model: model, Effort: &effort})
+	r.mu.Unlock()
+}
+
 // Titled records the session's title: generated after the first answer,
 // or given by the user (renamed).
 func (r *Recorder) Titled(title string, renamed bool) {

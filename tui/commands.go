@@ -162,6 +162,12 @@ type modelsMsg struct {
 }
 
 func (m *model) cmdModel(args string) tea.Cmd {
+	if id, effort, ok := strings.Cut(strings.TrimSpace(args), " "); ok {
+		// /model <id> <effort>
+		cmd := m.setModel(id)
+		m.setEffort(strings.TrimSpace(effort))
+		return cmd
+	}
 	if args != "" {
 		return m.setModel(args)
 	}
@@ -193,9 +199,9 @@ func (m *model) onModels(msg modelsMsg) {
 	p := &palette{kind: palModels}
 	cur := m.be.Model()
 	for _, id := range msg.models {
-		it := palItem{value: id, label: idLabel(id)}
+		it := palItem{value: id, label: idLabel(id), desc: m.modelDesc(id)}
 		if id == cur {
-			it.desc = "current"
+			it.desc = strings.TrimSuffix("current · "+it.desc, " · ")
 		}
 		p.items = append(p.items, it)
 	}

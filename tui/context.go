@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // assumedWindow is the context size /context assumes when neither the
@@ -21,28 +23,28 @@ const bytesPerToken = agent.BytesPerToken
 const contextWarnPercent = 80
 
 // modelWindow is the current model's window as the session reported it
-// (configured, from the gateway, or assumed), else assumedWindow (assumed)
-// until it answered.
-func (m *model) modelWindow() (tokens int, assumed bool) {
+// (configured, from the gateway, the model database, or assumed), else
+// assumedWindow (assumed) until it answered.
+func (m *model) modelWindow() (tokens int, source app.WindowSource) {
 	if w := &m.meter.window; w.model == m.be.Model() && w.tokens > 0 {
-		return w.tokens, w.assumed
+		return w.tokens, w.source
 	}
-	return assumedWindow, true
+	return assumedWindow, app.WindowAssumed
 }
 
 // modelWindowInfo is what the session said of a model's window.
 type modelWindowInfo struct {
-	model   string
-	tokens  int
-	assumed bool
-	asked   bool
+	model  string
+	tokens int
+	source app.WindowSource
+	asked  bool
 }
 
 // windowMsg carries the session's answer about a model's window.
 type windowMsg struct {
-	model   string
-	tokens  int
-	assumed bool
+	model  string
+	tokens int
+	source app.WindowSource
 }
 
 // lookupWindow asks the session for the current model's window, once per
@@ -56,15 +58,15 @@ func (m *model) lookupWindow() tea.Cmd {
 	*w = modelWindowInfo{model: model, asked: true}
 	be, ctx := m.be, m.ctx
 	return func() tea.Msg {
-		n, assumed := be.ContextWindow(ctx, model)
-		return windowMsg{model: model, tokens: n, assumed: assumed}
+		n, source := be.ContextWindow(ctx, model)
+		return windowMsg{model: model, tokens: n, source: source}
 	}
 }
 
 // onWindow keeps the window the session reported.
 func (m *model) onWindow(msg windowMsg) {
 	if w := &m.meter.window; w.model == msg.model {
-		w.tokens, w.assumed = msg.tokens, msg.assumed
+		w.tokens, w.source = msg.tokens, msg.source
 	}
 }
 
@@ -78,12 +80,16 @@ func (m *model) cmdContext(string) tea.Cmd {
 // its share of the window and a bar.
 func (m *model) contextLines(ci agent.ContextBytes) []string {
 	th := m.rc.th
-	window, assumed := m.modelWindow()
-	head := fmt.Sprintf("Context · window %s tokens", kilo(window))
-	if assumed {
-		head += " (assumed: set context_window for this model in config.toml)"
-	}
+	window, source := m.modelWindow()
+	short, detail := windowSourceText(source)
+	head := fmt.Sprintf("Context · window %s tokens (%s)", kilo(window), short)
 	lines := []string{th.bold.Render(head)}
+	if info, ok := m.be.ModelInfo(m.be.Model()); ok && source == app.WindowDatabase {
+		detail = fmt.Sprintf("%s's %s in the model database (%s); %s", sanitize.Clean(info.Provider), sanitize.Clean(info.ID), info.Match, detail)
+	}
+	if detail != "" {
+		lines = append(lines, th.dim.Render("  "+detail))
+	}
 	parts := []struct {
 		label string
 		bytes int
@@ -155,14 +161,32 @@ func contextRow(label, tokens string, tok, window, barWidth int, style func(...s
 // tokens against the window, "~" when estimated, "of ~128k?" when the
 // window is assumed, and a warning from contextWarnPercent on.
 func (m *model) contextStatus() string {
-	window, assumed := m.modelWindow()
+	window, source := m.modelWindow()
 	pct := min(999, m.lastIn*100/window)
 	text := "ctx " + approx(m.meter.lastEstimated || m.lastInCompacted, fmt.Sprintf("%d%%", pct))
-	if assumed {
+	if source == app.WindowAssumed {
 		text += " of " + kilo(window) + " assumed"
 	}
 	if pct >= contextWarnPercent {
 		return m.rc.th.warn.Render("⚠ " + text + " full · /compact")
 	}
 	return text
+}
+
+// windowSourceText says where the window came from, in a word and, for
+// a window tern was not told, in a sentence: an assumed one is still what
+// automatic compaction works against.
+func windowSourceText(source app.WindowSource) (short, detail string) {
+	switch source {
+	case app.WindowConfigured:
+		return "config.toml", ""
+	case app.WindowGateway:
+		return "from the gateway", ""
+	case app.WindowDatabase:
+		return "model database", "context_window in config.toml overrides it"
+	case app.WindowAssumed:
+		return "assumed", "assumed (default_context_window): nothing knows this model's window; automatic compaction uses it. " +
+			"Set context_window for this model in config.toml"
+	}
+	return "", ""
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/provider"
 )
 
@@ -24,7 +25,7 @@ func TestContextCard(t *testing.T) {
 		{
 			name: "assumed window",
 			info: info,
-			want: []string{"window 128k tokens (assumed", "system prompt     ~1.0k   0.8%", "tool specs        ~2.0k   1.6%",
+			want: []string{"window 128k tokens (assumed)", "system prompt     ~1.0k   0.8%", "tool specs        ~2.0k   1.6%",
 				"memory files       ~500   0.4%", "user messages      ~100   0.1%", "assistant          ~400   0.3%",
 				"tool results      ~6.0k   4.7%", "free space        ~118k  92.2%", "estimated at 4 bytes per token"},
 		},
@@ -122,12 +123,12 @@ func TestStatusLineWarnsAt80Percent(t *testing.T) {
 func TestContextWindowFromTheSession(t *testing.T) {
 	t.Parallel()
 	var asked []string
-	window := func(_ context.Context, model string) (int, bool) {
+	window := func(_ context.Context, model string) (int, app.WindowSource) {
 		asked = append(asked, model)
 		if model == "test-model" {
-			return 1000, false
+			return 1000, app.WindowConfigured
 		}
-		return 128_000, true
+		return 128_000, app.WindowAssumed
 	}
 	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = window })
 	step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
@@ -156,8 +157,8 @@ func TestContextWindowFromTheSession(t *testing.T) {
 	if len(asked) != 2 || asked[1] != "other-model" {
 		t.Errorf("asked for %q", asked)
 	}
-	if w, assumed := m.modelWindow(); w != 128_000 || !assumed {
-		t.Errorf("window = %d, assumed %v", w, assumed)
+	if w, source := m.modelWindow(); w != 128_000 || source != app.WindowAssumed {
+		t.Errorf("window = %d, from %v", w, source)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider/models"
 )
 
 // fakeBackend stands in for the session (app.Service): tests push events
@@ -58,7 +59,7 @@ type fakeBackend struct {
 
 	models             func(ctx context.Context) ([]string, error)
 	rememberModel      func(id string) error
-	window             func(ctx context.Context, model string) (int, bool)
+	window             func(ctx context.Context, model string) (int, app.WindowSource)
 	context            func() agent.ContextBytes
 	export             func(path string) (string, error)
 	diff               func(ctx context.Context) (string, error)
@@ -69,6 +70,12 @@ type fakeBackend struct {
 	attach             func(path string) (string, error)
 	files              func(ctx context.Context, max int) ([]string, error)
 	remember           func(line string) (string, error)
+
+	// info and prices answer ModelInfo and Prices; nil: the model is
+	// unknown, not priced. effort is the effort chosen (SetEffort).
+	info   func(model string) (models.Info, bool)
+	prices func(model string) (agent.Prices, app.PriceSource)
+	effort string
 }
 
 // The fake is a whole session; checked here, at compile time.

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider/models"
 )
 
 // The rest of app.Service on the fake: what the interface asks of the
@@ -47,16 +49,42 @@ func (f *fakeBackend) Models(ctx context.Context) ([]string, error) {
 
 // ContextWindow is the window the test gave, else none known: the
 // interface then assumes one.
-func (f *fakeBackend) ContextWindow(ctx context.Context, model string) (int, bool) {
+func (f *fakeBackend) ContextWindow(ctx context.Context, model string) (int, app.WindowSource) {
 	if f.window == nil {
-		return 0, true
+		return 0, app.WindowAssumed
 	}
 	return f.window(ctx, model)
 }
 
 // fixedWindow is a configured window of n tokens for every model.
-func fixedWindow(n int) func(context.Context, string) (int, bool) {
-	return func(context.Context, string) (int, bool) { return n, false }
+func fixedWindow(n int) func(context.Context, string) (int, app.WindowSource) {
+	return func(context.Context, string) (int, app.WindowSource) { return n, app.WindowConfigured }
+}
+
+func (f *fakeBackend) ModelInfo(model string) (models.Info, bool) {
+	if f.info == nil {
+		return models.Info{}, false
+	}
+	return f.info(model)
+}
+
+func (f *fakeBackend) Prices(model string) (agent.Prices, app.PriceSource) {
+	if f.prices == nil {
+		return agent.Prices{}, app.PricesNone
+	}
+	return f.prices(model)
+}
+
+func (f *fakeBackend) Effort() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.effort
+}
+
+func (f *fakeBackend) SetEffort(effort string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.effort = effort
 }
 
 func (f *fakeBackend) EnterPlan() {

@@ -83,7 +83,6 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 		Home:          a.Home,
 		Notices:       a.Notices,
 		Permissions:   a.Permissions,
-		Prices:        a.Prices,
 		Memory:        tui.MemoryFromAgent(a.Memory),
 		ResumeAtStart: a.Pick && s.Recorded(),
 		ResumeFork:    a.Pick && a.PickFork,

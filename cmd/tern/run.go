@@ -94,7 +94,7 @@ func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, jsonOut bool
 		JSON:   jsonOut,
 		Session: headless.Session{
 			Tern: version, Model: a.Session.Model(), Workspace: a.Workspace, Approval: a.Session.Policy().String(), Offline: a.Offline,
-			ID: a.Session.ID(), Priced: a.Prices != nil,
+			ID: a.Session.ID(), Priced: a.Prices != nil, ListPrices: a.PriceSource == app.PricesList,
 		},
 		Policy:   a.Session.Policy(),
 		Stdout:   c.stdout,
@@ -120,11 +120,14 @@ func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, jsonOut bool
 }
 
 // setBudget gives the agent the run's budget; a cost limit needs the
-// model's prices. The prices are set even without a limit, so the run
+// model's prices, configured or listed. The prices are set even without a limit, so the run
 // reports its cost.
 func setBudget(cfg *config.Config, a *wired) error {
-	if err := cfg.CheckBudget(a.Session.Model()); err != nil {
-		return err
+	// List prices from the model database serve a cost limit too.
+	if a.Prices == nil {
+		if err := cfg.CheckBudget(a.Session.Model()); err != nil {
+			return err
+		}
 	}
 	b := agent.Budget{
 		MaxCost:     cfg.Budget.MaxCost.V,

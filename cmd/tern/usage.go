@@ -47,6 +47,7 @@ const commonFlagsUsage = `Flags (every command):
   --sandbox on|off        confine shell commands with Landlock on Linux: writes only in the workspace, a session
                           TMPDIR and the toolchain caches; no reads of ~/.ssh, ~/.aws, ~/.gnupg (default on)
   --no-network            also deny shell commands the network (Linux 6.7 or later)
+  --effort LEVEL          reasoning effort (low, medium, high, ...), sent only to models that reason
 `
 
 const runUsage = `Usage: tern run [flags] PROMPT

@@ -35,9 +35,10 @@ type wired struct {
 	Memory []agent.MemoryFile
 	// Registry holds the session's tools.
 	Registry *tools.Registry
-	// Prices are the starting model's configured prices; nil when none are
-	// set.
-	Prices *tui.Prices
+	// Prices are the starting model's prices, configured or the model
+	// database's list prices (PriceSource says which); nil when neither.
+	Prices      *tui.Prices
+	PriceSource app.PriceSource
 	// Notices are shown once when the interface opens.
 	Notices []string
 	// Redact scrubs the API key from text before it is shown.
@@ -222,6 +223,11 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		TitleModel:    cfg.TitleModel.V,
 		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
 		LookupWindow:  lookupWindow,
+		ModelInfo:     modelInfo(cfg, offline),
+		AssumedWindow: cfg.DefaultContextWindow.V,
+		Prices:        func(m string) *agent.Prices { return modelPrices(cfg.ModelSettings(m)) },
+		Effort:        cfg.ReasoningEffort.V,
+		EffortChosen:  cfg.ReasoningEffort.Source.Kind == config.SourceFlag,
 		Models:        models,
 		RememberModel: remember,
 		Redact:        redact,
@@ -232,6 +238,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		return nil, err
 	}
 	done = true
+	prices, priceSource := startPrices(sess)
 	return &wired{
 		Session:     sess,
 		Saved:       saved,
@@ -243,7 +250,8 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Redact:      redact,
 		Memory:      memory,
 		Registry:    reg,
-		Prices:      modelPrices(cfg.ModelSettings(sess.Model())),
+		Prices:      prices,
+		PriceSource: priceSource,
 		Sandbox:     sandboxStatus,
 		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),
 		cleanup:     cleanup,
@@ -301,10 +309,10 @@ func inGitRepo(dir string) bool {
 	}
 }
 
-// modelPrices are a model's configured prices for /cost; nil when none are set.
-func modelPrices(ms config.ModelSettings) *tui.Prices {
+// modelPrices are a model's configured prices; nil when none are set.
+func modelPrices(ms config.ModelSettings) *agent.Prices {
 	if ms.PriceInput == 0 && ms.PriceCachedInput == 0 && ms.PriceOutput == 0 {
 		return nil
 	}
-	return &tui.Prices{Input: ms.PriceInput, CachedInput: ms.PriceCachedInput, Output: ms.PriceOutput}
+	return &agent.Prices{Input: ms.PriceInput, CachedInput: ms.PriceCachedInput, Output: ms.PriceOutput}
 }

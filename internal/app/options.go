@@ -5,6 +5,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -55,6 +56,21 @@ type Options struct {
 	// LookupWindow asks the gateway's model list for a model's window;
 	// nil offline.
 	LookupWindow func(ctx context.Context, model string) (int, error)
+	// ModelInfo looks a model up in the model database (provider/models):
+	// its window, list prices, reasoning efforts and image support; nil
+	// without a database.
+	ModelInfo func(model string) (models.Info, bool)
+	// AssumedWindow is the window assumed for a model nothing knows the
+	// window of (default_context_window); 0 is AssumedContextWindow.
+	AssumedWindow int
+	// Prices are a model's configured prices; nil (or a nil func) when
+	// none are configured. They win over the database's list prices.
+	Prices func(model string) *agent.Prices
+	// Effort is the reasoning effort to start with ("": the model's
+	// default); a continued session keeps its own unless EffortChosen
+	// (--effort).
+	Effort       string
+	EffortChosen bool
 	// Models lists the gateway's models; nil lists the session's model.
 	Models func(ctx context.Context) ([]string, error)
 	// RememberModel keeps a picked model for new sessions; nil: it cannot.

@@ -1,11 +1,12 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
 )
@@ -39,6 +40,13 @@ type Session struct {
 	redact   func(string) string
 	models   func(ctx context.Context) ([]string, error)
 	remember func(id string) error
+	// modelInfo looks models up in the database; prices are the
+	// configured ones. Either may be nil.
+	modelInfo func(model string) (models.Info, bool)
+	prices    func(model string) *agent.Prices
+	// effort is the reasoning effort chosen ("": the model's default).
+	effortMu sync.Mutex
+	effort   string
 }
 
 // New starts a session as opts say: a new one, or the saved one
@@ -56,6 +64,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s := &Session{
 		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
+		modelInfo: opts.ModelInfo, prices: opts.Prices, effort: opts.Effort,
+	}
+	s.window = &windowSource{
+		configured: func(m string) int { return windowOf(opts.Window, m) },
+		lookup:     opts.LookupWindow, database: s.databaseWindow, assumed: opts.AssumedWindow,
 	}
 	model, policy := opts.Model, opts.Policy
 	saved := opts.Saved
@@ -100,7 +113,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	ao.Provider, ao.Model, ao.Tools, ao.Workspace = opts.Provider, model, opts.Registry, opts.Workspace
 	ao.Policy, ao.System, ao.TernHome = policy, opts.System, opts.Home
 	// Automatic compaction needs a window at once; windowSource refines it.
-	ao.ContextWindow = cmp.Or(windowOf(opts.Window, model), AssumedContextWindow)
+	ao.ContextWindow, _ = s.window.known(model)
 	ao.BeforeRequest = recordGate(s.log, logFailed)
 	ao.BeforeTool = recordGate(s.log, logFailed)
 	a, err := agent.New(ao)
@@ -112,7 +125,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s.unrecorded = continueUnrecorded(s.log, logFailed)
 	tapCtx, stopTap := context.WithCancel(context.WithoutCancel(ctx))
 	s.stopTap = stopTap
-	s.window = &windowSource{ctx: tapCtx, configured: func(m string) int { return windowOf(opts.Window, m) }, lookup: opts.LookupWindow}
+	s.window.ctx = tapCtx
 	if saved != nil {
 		if err := s.adopt(saved); err != nil {
 			_ = s.Close() // the error that matters is adopt's
@@ -126,8 +139,14 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		if opts.PolicyChosen && opts.Policy != saved.state.Policy {
 			s.SetPolicy(opts.Policy)
 		}
+		if opts.EffortChosen && opts.Effort != saved.state.Effort {
+			s.SetEffort(opts.Effort)
+		}
+	} else if opts.Effort != "" {
+		s.SetEffort(opts.Effort) // recorded, so resuming restores it
 	}
 	s.window.follow(a, a.Model())
+	a.SetEffort(s.sentEffort(a.Model()))
 	s.events = a.Events()
 	if s.log != nil {
 		s.events = s.log.recorder.Tap(tapCtx, a.Events())
@@ -164,6 +183,8 @@ func (s *Session) adopt(saved *Saved) error {
 	}
 	s.agent.SetModel(st.Model)
 	s.window.follow(s.agent, st.Model)
+	s.setEffort(st.Effort)
+	s.agent.SetEffort(s.sentEffort(st.Model))
 	s.agent.LeavePlan()
 	s.agent.SetPolicy(st.Policy)
 	if st.Planning {
@@ -241,7 +262,14 @@ func (s *Session) Reset() error {
 	if err := s.agent.Reset(); err != nil {
 		return err
 	}
-	return s.log.restart()
+	if err := s.log.restart(); err != nil {
+		return err
+	}
+	if effort := s.Effort(); effort != "" && s.log != nil {
+		// The new log's header names the model, not the effort.
+		s.log.recorder.EffortChanged(s.agent.Model(), effort)
+	}
+	return nil
 }
 
 // errNotRecorded is why the session commands are unavailable.

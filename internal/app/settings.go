@@ -10,11 +10,12 @@ import (
 // Model is the model of the next request.
 func (s *Session) Model() string { return s.agent.Model() }
 
-// SetModel switches the model, follows its context window, and records
-// the switch.
+// SetModel switches the model, follows its context window and the effort
+// it accepts, and records the switch.
 func (s *Session) SetModel(id string) {
 	s.agent.SetModel(id)
 	s.window.follow(s.agent, id)
+	s.agent.SetEffort(s.sentEffort(id))
 	if s.log != nil {
 		s.log.recorder.ModelChanged(id)
 	}
@@ -37,8 +38,8 @@ func (s *Session) Models(ctx context.Context) ([]string, error) {
 }
 
 // ContextWindow is model's window: configured, else what the gateway's
-// model list reports, else assumed.
-func (s *Session) ContextWindow(ctx context.Context, model string) (int, bool) {
+// model list reports, else the database's, else assumed.
+func (s *Session) ContextWindow(ctx context.Context, model string) (int, WindowSource) {
 	return s.window.of(ctx, model)
 }
 

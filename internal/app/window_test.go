@@ -40,6 +40,12 @@ func TestWindowSourceFollowsTheModel(t *testing.T) {
 			}
 			return 0, errors.New("gateway down")
 		},
+		database: func(m string) int {
+			if m == "listed" || m == "cataloged" {
+				return 400_000
+			}
+			return 0
+		},
 	}
 	wait := func(want int) {
 		t.Helper()
@@ -58,7 +64,11 @@ func TestWindowSourceFollowsTheModel(t *testing.T) {
 
 	a.SetModel("listed")
 	w.follow(a, "listed")
-	wait(200_000)
+	wait(200_000) // the gateway wins over the database
+
+	a.SetModel("cataloged")
+	w.follow(a, "cataloged")
+	wait(400_000) // the gateway knows nothing: the database
 
 	a.SetModel("unknown")
 	w.follow(a, "unknown")

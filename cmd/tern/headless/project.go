@@ -21,8 +21,11 @@ type Session struct {
 	Offline   bool
 	// ID is the id of the session log the run is recorded in.
 	ID string
-	// Priced says the model's prices are known, so turns report their cost.
-	Priced bool
+	// Priced says the model's prices are known, so turns report their cost;
+	// ListPrices says they are the model database's list prices, not
+	// configured ones.
+	Priced     bool
+	ListPrices bool
 }
 
 // Projector maps the agent's internal events onto public protocol messages.
@@ -357,6 +360,7 @@ func (p *Projector) finish(f *agent.Finish) []Message {
 	if p.session.Priced {
 		cost := f.Cost
 		u.Cost = &cost
+		u.ListPrices = p.session.ListPrices
 	}
 	switch f.Reason {
 	case agent.FinishDone:
