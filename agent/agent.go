@@ -123,7 +123,8 @@ type Agent struct {
 	mu       sync.Mutex
 	policy   Policy
 	model    string
-	window   int // the model's context window in tokens; 0: unknown
+	effort   string // the reasoning effort sent with requests; "": none
+	window   int    // the model's context window in tokens; 0: unknown
 	busy     bool
 	stopped  bool
 	pending  *pendingTurn
@@ -401,6 +402,8 @@ func (a *Agent) request() provider.Request {
 		Tools:       a.toolSpecsLocked(),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,
+
+		ReasoningEffort: a.effort,
 	}
 }
 

@@ -18,6 +18,15 @@ const DefaultMaxAnswerBytes = 8 << 20
 // same request would most likely bring the same answer.
 var ErrAnswerTooLarge = errors.New("the model's answer exceeded max_answer_bytes")
 
+// NoteAnswerCutOff is the Text of the EventError saying the model's answer
+// stopped at its output token limit; NoteAnswerFiltered of the one saying
+// the gateway's content filter stopped it. Front ends that report how a
+// turn ended (an editor's stop reason) compare with them.
+const (
+	NoteAnswerCutOff   = "The answer was cut off at the model's output token limit."
+	NoteAnswerFiltered = "The gateway's content filter stopped the answer."
+)
+
 // answerCap counts what one answer holds in memory (text, reasoning and
 // tool-call arguments and names, and a fixed share per call), so that neither the agent nor the
 // session log grows past the limit whatever the gateway streams.

@@ -287,6 +287,8 @@ func (t *turn) compact(auto bool, focus string, tokens int) (Event, bool) {
 		Messages:    append(append(append([]provider.Message(nil), msgs[:sys]...), conv[:cut]...), provider.Message{Role: provider.RoleUser, Content: compactPrompt(focus)}),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,
+
+		ReasoningEffort: a.Effort(),
 	}
 	summary, err := t.summarize(req)
 	if err != nil {

@@ -56,6 +56,10 @@ type Request struct {
 	Temperature *float32
 	// MaxTokens limits the completion when positive.
 	MaxTokens int
+	// ReasoningEffort asks a model that reasons to think this hard (low,
+	// medium, high, ...); empty sends none, so the model uses its default.
+	// The caller sets it only for models that reason.
+	ReasoningEffort string
 }
 
 // Provider streams completions. There is deliberately no non-streaming method:

@@ -17,6 +17,7 @@ const (
 	TypeUsage            Type = "usage"
 	TypeModelChange      Type = "model_change"
 	TypePolicyChange     Type = "policy_change"
+	TypePlanMode         Type = "plan_mode"
 	TypeCompaction       Type = "compaction"
 	TypeRewind           Type = "rewind"
 	TypeError            Type = "error"
@@ -191,14 +192,24 @@ type Title struct {
 	Renamed bool `json:"renamed,omitempty"`
 }
 
-// ModelChange records a switch of model; later requests use Model.
+// ModelChange records a switch of model; later requests use Model. When
+// Effort is present it also records the reasoning effort chosen from then
+// on ("" for the model's default); absent, the effort is unchanged.
 type ModelChange struct {
-	Model string `json:"model"`
+	Model  string  `json:"model"`
+	Effort *string `json:"effort,omitempty"`
 }
 
 // PolicyChange records a switch of approval policy (by its name, e.g. "ask").
 type PolicyChange struct {
 	Policy string `json:"policy"`
+}
+
+// PlanMode records that plan mode was turned on (tool calls are then
+// read-only, and the policy of the last policy_change comes back when it
+// ends) or off.
+type PlanMode struct {
+	On bool `json:"on"`
 }
 
 // Compaction records that the messages of the records FromSeq..ToSeq
@@ -295,6 +306,9 @@ func (ModelChange) Type() Type { return TypeModelChange }
 func (PolicyChange) Type() Type { return TypePolicyChange }
 
 // Type implements Body.
+func (PlanMode) Type() Type { return TypePlanMode }
+
+// Type implements Body.
 func (Compaction) Type() Type { return TypeCompaction }
 
 // Type implements Body.
@@ -324,6 +338,7 @@ func (Grant) isBody()            {}
 func (Usage) isBody()            {}
 func (ModelChange) isBody()      {}
 func (PolicyChange) isBody()     {}
+func (PlanMode) isBody()         {}
 func (Compaction) isBody()       {}
 func (Rewind) isBody()           {}
 func (ErrorRecord) isBody()      {}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -26,8 +27,14 @@ type State struct {
 	// agent held it (for agent.Options.History or Agent.SetHistory).
 	Messages []provider.Message
 	// Model and Policy are the ones in force at the end of the log.
-	Model  string
+	Model string
+	// Effort is the reasoning effort chosen last ("": the model's
+	// default).
+	Effort string
 	Policy agent.Policy
+	// Planning is true when the session was in plan mode: tool calls then
+	// use read-only, and Policy comes back when plan mode ends.
+	Planning bool
 	// Grants are the "allow for this session" keys (agent.Options.Grants).
 	Grants []string
 	// Usage sums every model request of the session; LastUsage is the last
@@ -263,7 +270,12 @@ func (f *folder) add(r Record) {
 		}
 	case ModelChange:
 		f.st.Model = b.Model
-		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Model: " + b.Model})
+		text := "Model: " + b.Model
+		if b.Effort != nil {
+			f.st.Effort = *b.Effort
+			text += " · effort " + cmp.Or(*b.Effort, "default")
+		}
+		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: text})
 	case PolicyChange:
 		p, err := agent.ParsePolicy(b.Policy)
 		if err != nil {
@@ -272,6 +284,8 @@ func (f *folder) add(r Record) {
 		}
 		f.st.Policy = p
 		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Approval policy: " + p.String()})
+	case PlanMode:
+		f.st.Planning = b.On
 	case Compaction:
 		f.compact(r, b)
 	case Rewind:

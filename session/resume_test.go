@@ -224,3 +224,41 @@ func TestResumeDropsRevokedGrants(t *testing.T) {
 		})
 	}
 }
+
+func TestEffortChangeResumes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		record     func(r *Recorder)
+		model      string
+		wantEffort string
+	}{
+		{"effort, then a model change that keeps it", func(r *Recorder) {
+			r.EffortChanged("model-b", "high")
+			r.ModelChanged("model-c")
+		}, "model-c", "high"},
+		{"back to the model's default", func(r *Recorder) {
+			r.EffortChanged("model-b", "high")
+			r.EffortChanged("model-b", "")
+		}, "model-b", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t, harnessOptions{})
+			tc.record(h.rec)
+			h.close()
+			s, err := Load(h.w.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := Restore(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Model != tc.model || st.Effort != tc.wantEffort {
+				t.Errorf("model %q effort %q, want %q %q", st.Model, st.Effort, tc.model, tc.wantEffort)
+			}
+		})
+	}
+}

@@ -75,8 +75,8 @@ type editPlan struct {
 }
 
 // Preview shows the diff the edit would make, without writing anything.
-func (t *editFile) Preview(_ context.Context, args json.RawMessage) (Preview, error) {
-	p, err := t.plan(args)
+func (t *editFile) Preview(ctx context.Context, args json.RawMessage) (Preview, error) {
+	p, err := t.plan(ctx, args)
 	if err != nil {
 		return Preview{}, err
 	}
@@ -89,14 +89,14 @@ func (t *editFile) Run(ctx context.Context, args json.RawMessage, _ func(string)
 	if ctx.Err() != nil {
 		return Result{Status: StatusCancelled, Output: "cancelled by the user; the file was not changed", Summary: "cancelled"}
 	}
-	p, err := t.plan(args)
+	p, err := t.plan(ctx, args)
 	if err != nil {
 		return failureResult(err)
 	}
 	if err := t.w.beforeWrite(p.abs, p.rel); err != nil {
 		return failureResult(fmt.Errorf("edit %s: the file was not changed because its current content could not be saved first: %w", displayPath(p.rel), err))
 	}
-	if err := t.w.replaceFile(p.rel, []byte(p.after), p.mode, false); err != nil {
+	if err := t.w.writeContent(ctx, p.abs, p.rel, []byte(p.after), p.mode, false); err != nil {
 		return failureResult(fmt.Errorf("edit %s: %w", displayPath(p.rel), err))
 	}
 	t.w.Files.Record(p.abs, []byte(p.after))
@@ -116,7 +116,7 @@ func (t *editFile) Run(ctx context.Context, args json.RawMessage, _ func(string)
 }
 
 // plan validates the call and computes the new content without side effects.
-func (t *editFile) plan(raw json.RawMessage) (editPlan, error) {
+func (t *editFile) plan(ctx context.Context, raw json.RawMessage) (editPlan, error) {
 	var a editArgs
 	if err := decodeToolArgs(raw, &a); err != nil {
 		return editPlan{}, &toolError{short: "invalid arguments", msg: fmt.Sprintf("%v; expected {path, old_string, new_string, replace_all?}", err)}
@@ -152,7 +152,7 @@ func (t *editFile) plan(raw json.RawMessage) (editPlan, error) {
 	case !fi.Mode().IsRegular():
 		return editPlan{}, &toolError{short: "not a regular file", msg: fmt.Sprintf("%s is not a regular file", displayPath(rel))}
 	}
-	data, err := readAllSized(o.f, fi.Size())
+	data, err := t.w.readContent(ctx, abs, o.f, fi.Size())
 	if err != nil {
 		return editPlan{}, fmt.Errorf("read %s: %w", displayPath(rel), err)
 	}

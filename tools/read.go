@@ -143,7 +143,7 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 	if info.Size() > t.wholeMax {
 		return t.readLarge(ctx, o.f, rel, a, info.Size())
 	}
-	data, err := readAllSized(o.f, info.Size())
+	data, err := t.w.readContent(ctx, abs, o.f, info.Size())
 	if err != nil {
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
 	}

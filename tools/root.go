@@ -208,6 +208,15 @@ func (w *Workspace) checkShown(rel string, f *os.File, info fs.FileInfo, idx *se
 // meanwhile. With mkdirs, missing parent folders are created first (inside
 // the root). perm is set exactly (not filtered by the umask).
 func (w *Workspace) replaceFile(rel string, data []byte, perm fs.FileMode, mkdirs bool) error {
+	return w.replaceFileWith(rel, mkdirs, func(dirfd int, base string) error {
+		return writeRename(dirfd, base, data, perm)
+	})
+}
+
+// replaceFileWith makes replaceFile's checks (and with mkdirs creates the
+// missing folders), then calls write with rel's folder, held open and
+// proved to be that folder, and the file's name in it.
+func (w *Workspace) replaceFileWith(rel string, mkdirs bool, write func(dirfd int, base string) error) error {
 	r, done, err := w.fsRoot()
 	if err != nil {
 		return err
@@ -248,7 +257,7 @@ func (w *Workspace) replaceFile(rel string, data []byte, perm fs.FileMode, mkdir
 	}
 	var werr error
 	if cerr := sc.Control(func(dirfd uintptr) {
-		werr = writeRename(int(dirfd), base, data, perm)
+		werr = write(int(dirfd), base)
 	}); cerr != nil {
 		return cerr
 	}

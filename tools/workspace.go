@@ -43,6 +43,9 @@ type Workspace struct {
 	// every process it started are gone, also when it was cancelled or
 	// timed out.
 	BeforeCommand func(ctx context.Context, command string) (after func())
+	// Editor, when set, is the editor whose buffers the file tools read and
+	// write instead of the disk (see EditorFiles).
+	Editor EditorFiles
 
 	// fsys is Root opened as an *os.Root, through which the file tools open
 	// everything; nil for a Workspace not made by NewWorkspace (then each

@@ -67,8 +67,8 @@ type writePlan struct {
 }
 
 // Preview shows the diff against the current content, without writing.
-func (t *writeFile) Preview(_ context.Context, args json.RawMessage) (Preview, error) {
-	p, err := t.plan(args)
+func (t *writeFile) Preview(ctx context.Context, args json.RawMessage) (Preview, error) {
+	p, err := t.plan(ctx, args)
 	if err != nil {
 		return Preview{}, err
 	}
@@ -85,14 +85,14 @@ func (t *writeFile) Run(ctx context.Context, args json.RawMessage, _ func(string
 	if ctx.Err() != nil {
 		return Result{Status: StatusCancelled, Output: "cancelled by the user; nothing was written", Summary: "cancelled"}
 	}
-	p, err := t.plan(args)
+	p, err := t.plan(ctx, args)
 	if err != nil {
 		return failureResult(err)
 	}
 	if err := t.w.beforeWrite(p.abs, p.rel); err != nil {
 		return failureResult(fmt.Errorf("write %s: nothing was written because the file's current state could not be saved first: %w", displayPath(p.rel), err))
 	}
-	if err := t.w.replaceFile(p.rel, []byte(p.after), p.mode, !p.exists); err != nil {
+	if err := t.w.writeContent(ctx, p.abs, p.rel, []byte(p.after), p.mode, !p.exists); err != nil {
 		return failureResult(fmt.Errorf("write %s: %w", displayPath(p.rel), err))
 	}
 	t.w.Files.Record(p.abs, []byte(p.after))
@@ -115,7 +115,7 @@ func (t *writeFile) Run(ctx context.Context, args json.RawMessage, _ func(string
 }
 
 // plan validates the call and computes the write without side effects.
-func (t *writeFile) plan(raw json.RawMessage) (writePlan, error) {
+func (t *writeFile) plan(ctx context.Context, raw json.RawMessage) (writePlan, error) {
 	var a writeArgs
 	if err := decodeToolArgs(raw, &a); err != nil {
 		return writePlan{}, &toolError{short: "invalid arguments", msg: fmt.Sprintf("%v; expected {path, content}", err)}
@@ -149,7 +149,7 @@ func (t *writeFile) plan(raw json.RawMessage) (writePlan, error) {
 	case !fi.Mode().IsRegular():
 		return writePlan{}, &toolError{short: "not a regular file", msg: fmt.Sprintf("%s is not a regular file", displayPath(rel))}
 	}
-	data, err := readAllSized(o.f, fi.Size())
+	data, err := t.w.readContent(ctx, abs, o.f, fi.Size())
 	if err != nil {
 		return writePlan{}, fmt.Errorf("read %s: %w", displayPath(rel), err)
 	}

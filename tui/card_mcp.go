@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools/mcp"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // mcpCard draws the calls of MCP tools: the arguments folded into one

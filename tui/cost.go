@@ -8,8 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Prices are a model's prices in currency units per million tokens, from
@@ -38,8 +39,8 @@ type meter struct {
 	last *agent.RequestInfo
 	// prevBytes is the size of the request before it, for the prefix.
 	prevBytes int
-	// window is the context window the gateway's model list reported.
-	window gatewayWindow
+	// window is the context window the session reported for a model.
+	window modelWindowInfo
 	// models splits the usage by model, in the order they were first used,
 	// so /cost can tell them apart after a /model switch.
 	models []modelCost
@@ -117,13 +118,38 @@ func (mt *meter) medianTTFT() (d time.Duration, ok bool) {
 	return (s[n/2-1] + s[n/2]) / 2, true
 }
 
-// prices returns the prices for the current model: the configured ones
-// apply to the model the session started with.
+// prices returns the prices for the current model; nil when it has none.
 func (m *model) prices() *Prices {
-	if m.opts.Prices == nil || m.be.Model() != m.pricedModel {
-		return nil
+	p, _ := m.pricesOf(m.be.Model())
+	return p
+}
+
+// pricesOf returns model's prices and where they came from: Options.Prices
+// for the model the session started with, else what the session knows
+// (configured, else the model database's list prices).
+func (m *model) pricesOf(model string) (*Prices, app.PriceSource) {
+	if m.opts.Prices != nil && model == m.pricedModel {
+		return m.opts.Prices, app.PricesConfigured
 	}
-	return m.opts.Prices
+	p, source := m.be.Prices(model)
+	if source == app.PricesNone {
+		return nil, source
+	}
+	return &p, source
+}
+
+// costStatus is the session's cost for the status line; "" before any is
+// known. List prices are marked as such.
+func (m *model) costStatus() string {
+	mt := &m.meter
+	if mt.money <= 0 {
+		return ""
+	}
+	s := approx(mt.anyEstimated(), fmt.Sprintf("$%.4f", mt.money))
+	if _, source := m.pricesOf(m.be.Model()); source == app.PricesList {
+		s += " list"
+	}
+	return s
 }
 
 // approx prefixes "~" to a figure that includes estimates.
@@ -159,13 +185,18 @@ func (m *model) cmdCost(string) tea.Cmd {
 	if mt.sent > 0 {
 		lines = append(lines, row("sent", fmt.Sprintf("%s, %.0f%% tool results", bytesText(mt.sent), 100*float64(mt.toolBytes)/float64(mt.sent))))
 	}
+	current, source := m.pricesOf(m.be.Model())
 	switch {
-	case m.opts.Prices == nil:
+	case current == nil && mt.money == 0:
 		lines = append(lines, row("cost", th.dim.Render("no prices configured for "+model+" (price_input, price_cached_input, price_output)")))
 	case mt.unpriced > 0:
 		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))+th.warn.Render(fmt.Sprintf(" + %d requests on other models, not priced", mt.unpriced))))
 	default:
 		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))))
+	}
+	if source == app.PricesList {
+		lines = append(lines, row("prices", th.dim.Render(fmt.Sprintf("list prices from the model database: $%g in, $%g cached, $%g out per million tokens; set price_input, price_cached_input, price_output to use yours",
+			current.Input, current.CachedInput, current.Output))))
 	}
 	if len(mt.models) > 1 {
 		lines = append(lines, row("by model", ""))

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools/mcp"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // mcpChangedMsg says a server's state or tools changed.
@@ -241,11 +241,11 @@ func promptUsage(p mcp.PromptInfo) string {
 }
 
 // mentionAttacher reads an @-mention: @<server>:<uri> from that MCP
-// server when one is named so, any other through Options.Attach.
+// server when one is named so, any other through the session's Attach.
 func (m *model) mentionAttacher() func(string) (string, error) {
-	attach, svc, ctx := m.opts.Attach, m.opts.MCP, m.ctx
+	be, svc, ctx := m.be, m.opts.MCP, m.ctx
 	if svc == nil {
-		return attach
+		return be.Attach
 	}
 	names := map[string]bool{}
 	for _, s := range svc.Servers() {
@@ -255,10 +255,7 @@ func (m *model) mentionAttacher() func(string) (string, error) {
 		if server, uri, ok := strings.Cut(p, ":"); ok && names[server] && uri != "" {
 			return svc.Resource(ctx, server, uri)
 		}
-		if attach == nil {
-			return "", fmt.Errorf("files cannot be attached here")
-		}
-		return attach(p)
+		return be.Attach(p)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // palKind says what a palette lists.
@@ -20,6 +20,7 @@ const (
 	palFiles                       // workspace files for an @-mention
 	palModels                      // /model picker; the input filters it
 	palPolicies                    // /approval picker
+	palEfforts                     // reasoning effort picker, after /model
 )
 
 // palItem is one row of a palette.
@@ -176,7 +177,7 @@ func (m *model) refreshPalette() tea.Cmd {
 	value := m.input.Value()
 	edited := value != m.palSeen
 	m.palSeen = value
-	if m.pal != nil && (m.pal.kind == palModels || m.pal.kind == palPolicies) {
+	if m.pal != nil && (m.pal.kind == palModels || m.pal.kind == palPolicies || m.pal.kind == palEfforts) {
 		m.pal.filter(strings.TrimSpace(value))
 		return nil
 	}
@@ -204,7 +205,7 @@ func (m *model) refreshPalette() tea.Cmd {
 		filter := m.filterFiles(query)
 		if m.files == nil && !m.walking && m.filesErr == nil {
 			m.walking = true
-			return tea.Batch(filter, walkFiles(m.ctx, m.opts.Files))
+			return tea.Batch(filter, walkFiles(m.ctx, m.be))
 		}
 		return filter
 	}
@@ -229,7 +230,7 @@ func (m *model) onPaletteKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case key.Matches(k, km.Cancel):
-		if p.kind == palModels || p.kind == palPolicies {
+		if p.kind == palModels || p.kind == palPolicies || p.kind == palEfforts {
 			m.input.Reset()
 		}
 		m.pal = nil
@@ -286,7 +287,9 @@ func (m *model) complete(run bool) tea.Cmd {
 		m.input.Reset()
 		m.pal = nil
 		if ok {
-			return m.setModel(it.value)
+			cmd := m.setModel(it.value)
+			m.openEfforts(it.value)
+			return cmd
 		}
 		return nil
 	case palPolicies:
@@ -294,6 +297,13 @@ func (m *model) complete(run bool) tea.Cmd {
 		m.pal = nil
 		if ok {
 			return m.runCommand("/approval " + it.value)
+		}
+		return nil
+	case palEfforts:
+		m.input.Reset()
+		m.pal = nil
+		if ok {
+			m.setEffort(it.value)
 		}
 		return nil
 	}

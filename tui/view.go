@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // maxQueuedShown bounds the queued-message lines under the transcript.
@@ -216,7 +216,7 @@ func (m *model) statusLine() string {
 		parts = append(parts, statusPart{text: th.badge.Render("offline"), keep: 9})
 	}
 	parts = append(parts,
-		statusPart{text: th.accent.Render(sanitize.Clean(m.be.Model())), keep: 8},
+		statusPart{text: th.accent.Render(sanitize.Clean(m.be.Model())) + m.effortStatus(), keep: 8},
 		statusPart{text: m.policyLabel(), keep: 6},
 		statusPart{text: shortPath(m.opts.Workspace, m.getenv("HOME"), 30), keep: 2},
 	)
@@ -230,6 +230,9 @@ func (m *model) statusLine() string {
 			s += " (" + kilo(u.CachedPromptTokens) + " cached)"
 		}
 		parts = append(parts, statusPart{text: s, keep: 3, right: true})
+	}
+	if c := m.costStatus(); c != "" {
+		parts = append(parts, statusPart{text: c, keep: 2, right: true})
 	}
 	if m.lastIn > 0 {
 		parts = append(parts, statusPart{text: m.contextStatus(), keep: 5, right: true})

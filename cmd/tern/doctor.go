@@ -47,6 +47,7 @@ func (c *cli) doctor(ctx context.Context, args []string) int {
 			opts.GatewayErr = err
 		} else {
 			opts.Gateway = p
+			opts.Facts = doctor.ModelFacts{Info: modelInfo(cfg, false), Window: p.ContextWindow}
 		}
 	}
 	checks := doctor.Run(ctx, opts)

@@ -22,6 +22,8 @@ type commonFlags struct {
 	noNetwork   bool
 	// theme is only registered for the interactive interface.
 	theme string
+	// effort is the reasoning effort (--effort).
+	effort string
 }
 
 // newFlagSet returns a flag set with the common flags registered. Errors
@@ -39,6 +41,7 @@ func newFlagSet(name string) (*flag.FlagSet, *commonFlags) {
 	fs.BoolVar(&f.skip, config.FlagSkipApprovals, false, "run even always-ask commands without asking")
 	fs.StringVar(&f.sandbox, config.FlagSandbox, "on", "confine shell commands: on or off")
 	fs.BoolVar(&f.noNetwork, config.FlagNoNetwork, false, "deny shell commands the network")
+	fs.StringVar(&f.effort, config.FlagEffort, "", "reasoning effort for models that reason: low, medium, high, ...")
 	return fs, f
 }
 
@@ -67,6 +70,8 @@ func (f *commonFlags) config() config.Flags {
 			out.NoNetwork = &f.noNetwork
 		case config.FlagTheme:
 			out.Theme = &f.theme
+		case config.FlagEffort:
+			out.Effort = &f.effort
 		}
 	})
 	return out

@@ -11,9 +11,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/ternhq/tern/cmd/tern/config"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 const mcpUsage = `Usage: tern mcp list

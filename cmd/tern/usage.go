@@ -8,6 +8,7 @@ Usage:
   tern --resume ID            continue the session ID (-r; an id prefix is enough)
   tern run [flags] PROMPT     run one turn without the interface; print the answer
   tern run [flags] -          the same, reading the prompt from stdin (also when stdin is a pipe)
+  tern acp [flags]            serve editors over the Agent Client Protocol on stdio (docs/acp.md)
   tern sessions [--json]      list the sessions of this workspace
   tern sessions export ID [PATH]
                               write a session as Markdown to stdout or PATH
@@ -48,6 +49,7 @@ const commonFlagsUsage = `Flags (every command):
   --sandbox on|off        confine shell commands with Landlock on Linux: writes only in the workspace, a session
                           TMPDIR and the toolchain caches; no reads of ~/.ssh, ~/.aws, ~/.gnupg (default on)
   --no-network            also deny shell commands the network (Linux 6.7 or later)
+  --effort LEVEL          reasoning effort (low, medium, high, ...), sent only to models that reason
 `
 
 const runUsage = `Usage: tern run [flags] PROMPT

@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider/models"
 )
 
 // Service is everything a front end (the interface, a headless run, an
@@ -60,9 +61,21 @@ type Settings interface {
 	RememberModel(id string) error
 	// Models lists the gateway's models, for /model.
 	Models(ctx context.Context) ([]string, error)
-	// ContextWindow is the model's context size in tokens: configured,
-	// reported by the gateway, or assumed (then assumed is true).
-	ContextWindow(ctx context.Context, model string) (tokens int, assumed bool)
+	// ContextWindow is the model's context size in tokens and where it
+	// came from: configured, reported by the gateway, the model database,
+	// or assumed.
+	ContextWindow(ctx context.Context, model string) (tokens int, source WindowSource)
+	// ModelInfo is what the model database knows of model; ok is false
+	// for a model it does not know.
+	ModelInfo(model string) (info models.Info, ok bool)
+	// Prices are model's prices per million tokens: configured, else the
+	// database's list prices (source says which; PricesNone: neither).
+	Prices(model string) (p agent.Prices, source PriceSource)
+	// Effort is the reasoning effort chosen ("": the model's default).
+	Effort() string
+	// SetEffort chooses the reasoning effort for the next requests and
+	// records it. It is sent only to a model that reasons and accepts it.
+	SetEffort(effort string)
 	Policy() agent.Policy
 	// SetPolicy switches the approval policy from the next tool call and
 	// records it.

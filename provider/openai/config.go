@@ -53,6 +53,10 @@ type Config struct {
 	// value means no limit.
 	FirstTokenTimeout time.Duration
 	StreamIdleTimeout time.Duration
+
+	// reasoningObject says the gateway takes the effort as OpenRouter's
+	// reasoning object; set by withDefaults from the base URL.
+	reasoningObject bool
 }
 
 // withDefaults checks c and fills in its zero fields.
@@ -64,6 +68,7 @@ func (c Config) withDefaults() (Config, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return c, fmt.Errorf("openai provider: base URL %q is not an http(s) URL (e.g. https://api.openai.com/v1)", c.BaseURL)
 	}
+	c.reasoningObject = takesReasoningObject(u)
 	switch {
 	case c.MaxAttempts < 0:
 		return c, fmt.Errorf("openai provider: MaxAttempts is %d, want 0 (default) or more", c.MaxAttempts)

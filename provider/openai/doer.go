@@ -35,6 +35,11 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 	for k, v := range d.modelHeaders[model] {
 		req.Header.Set(k, v)
 	}
+	if ex != nil && ex.effortObject != "" {
+		if err := withReasoningObject(req, ex.effortObject); err != nil {
+			return nil, err
+		}
+	}
 	resp, err := d.client.Do(req)
 	limitErrorBody(resp)
 	if ex != nil {
@@ -55,6 +60,9 @@ type exchange struct {
 	// limit, when positive, ends the body after that many bytes: for a
 	// document go-openai reads whole (the model list), never for a stream.
 	limit int64
+	// effortObject, when set, is the reasoning effort to send as
+	// OpenRouter's reasoning object rather than reasoning_effort.
+	effortObject string
 }
 
 type exchangeKey struct{}

@@ -71,6 +71,9 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 		return nil, &provider.Error{Kind: provider.ErrBadRequest, Message: err.Error(), Err: err}
 	}
 	s := &stream{p: p, ctx: ctx, req: oreq}
+	if p.cfg.reasoningObject && oreq.ReasoningEffort != "" {
+		s.effortObject, s.req.ReasoningEffort = oreq.ReasoningEffort, ""
+	}
 	if err := s.connect(); err != nil {
 		return nil, err
 	}

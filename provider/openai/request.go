@@ -26,6 +26,8 @@ func chatRequest(req provider.Request, model string) (goopenai.ChatCompletionReq
 		Messages:      make([]goopenai.ChatCompletionMessage, 0, len(req.Messages)),
 		StreamOptions: &goopenai.StreamOptions{IncludeUsage: true},
 		MaxTokens:     req.MaxTokens, //nolint:staticcheck // deprecated by OpenAI, understood by every compatible server; see fitValidator
+		// OpenRouter's reasoning object is put in by the doer (effort.go).
+		ReasoningEffort: req.ReasoningEffort,
 	}
 	if req.Temperature != nil {
 		// go-openai omits a zero temperature (omitempty): 0 means the

@@ -26,6 +26,9 @@ type stream struct {
 	ctx     context.Context
 	req     goopenai.ChatCompletionRequest
 	attempt int
+	// effortObject is the reasoning effort sent as OpenRouter's reasoning
+	// object; req carries no reasoning_effort then.
+	effortObject string
 
 	// cs owns the HTTP response; sse reads its body.
 	cs  *goopenai.ChatCompletionStream
@@ -70,6 +73,7 @@ func (s *stream) connect() *provider.Error {
 func (s *stream) open() *provider.Error {
 	actx, wd := startWatchdog(s.ctx, s.p.cfg.FirstTokenTimeout, s.p.cfg.StreamIdleTimeout, s.p.timeoutError)
 	ctx, ex := withExchange(actx, s.req.Model)
+	ex.effortObject = s.effortObject
 	cs, err := s.p.client.CreateChatCompletionStream(ctx, s.req)
 	if err != nil {
 		if ex.resp != nil {

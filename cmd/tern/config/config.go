@@ -91,6 +91,12 @@ type Config struct {
 	// MCPTrustReadOnly lets the read-only policy run MCP tools their
 	// server marks read-only.
 	MCPTrustReadOnly Value[bool]
+	// DefaultContextWindow is the window assumed, in tokens, for a model
+	// nothing knows the window of (default_context_window).
+	DefaultContextWindow Value[int]
+	// ReasoningEffort is the reasoning effort sent to models that reason
+	// (--effort, reasoning_effort); empty: the model's default.
+	ReasoningEffort Value[string]
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.

@@ -39,6 +39,10 @@ type fileConfig struct {
 	Mouse            *bool                    `toml:"mouse"`
 	TitleModel       *string                  `toml:"title_model"`
 
+	// What tern knows of models (modelfacts.go).
+	DefaultContextWindow *int    `toml:"default_context_window"`
+	ReasoningEffort      *string `toml:"reasoning_effort"`
+
 	// The bounded waits and sizes (bounds.go).
 	FirstTokenTimeout *string `toml:"first_token_timeout"`
 	StreamIdleTimeout *string `toml:"stream_idle_timeout"`

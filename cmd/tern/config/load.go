@@ -38,6 +38,7 @@ const (
 	FlagSandbox       = "sandbox"
 	FlagNoNetwork     = "no-network"
 	FlagTheme         = "theme"
+	FlagEffort        = "effort"
 )
 
 // Flags holds the command-line values the user actually set; nil means the
@@ -55,6 +56,8 @@ type Flags struct {
 	NoNetwork *bool
 	// Theme is --theme: auto, dark or light.
 	Theme *string
+	// Effort is --effort, the reasoning effort.
+	Effort *string
 	// MaxCost, MaxRequests and MaxDuration are `tern run`'s budget flags.
 	MaxCost     *float64
 	MaxRequests *int
@@ -185,6 +188,7 @@ func Load(in Inputs) (*Config, error) {
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
 	errs = append(errs, c.resolveMCP(fc, file)...)
+	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
 	c.Models = fc.Models
 	if c.Models == nil {
 		c.Models = map[string]ModelSettings{}

@@ -36,6 +36,9 @@ type Options struct {
 	GatewayErr error
 	// Timeout bounds each network check; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Facts say where the model's window and prices come from
+	// (modelfacts.go).
+	Facts ModelFacts
 }
 
 // Run performs the checks in order and returns one Check per line.
@@ -71,6 +74,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	add(Check{Mark: Pass, Name: "secret files", Detail: fmt.Sprintf("%s (%s)", strings.Join(c.SecretPatterns.V, " "), c.SecretPatterns.Source)})
 	add(sandboxCheck(c, sandbox.Check(c.Sandbox.V, c.NoNetwork.V)))
 	add(Check{Mark: Pass, Name: "interface", Detail: fmt.Sprintf("theme %s (%s), mouse %t (%s)", c.Theme.V, c.Theme.Source, c.Mouse.V, c.Mouse.Source)})
+	checks = append(checks, modelChecks(ctx, c, opts.Facts, opts.Timeout)...)
 
 	if offline {
 		for _, name := range []string{"gateway", "model listed", "streaming"} {

@@ -177,9 +177,11 @@ type Usage struct {
 	Estimated *EstimatedUsage `json:"estimated,omitempty"`
 	// BytesSent is the size of the requests' messages and tool specs.
 	BytesSent int `json:"bytes_sent,omitempty"`
-	// Cost is what the turn cost at the model's configured prices,
-	// estimates included; absent without prices.
-	Cost *float64 `json:"cost,omitempty"`
+	// Cost is what the turn cost at the model's configured prices, else
+	// its list prices (then ListPrices is true), estimates included;
+	// absent without prices.
+	Cost       *float64 `json:"cost,omitempty"`
+	ListPrices bool     `json:"list_prices,omitempty"`
 }
 
 // EstimatedUsage is usage tern estimated (about 4 bytes a token).

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Agent is what Run needs from an agent; *agent.Agent satisfies it.
@@ -234,6 +234,9 @@ func (r *runner) summary(f *agent.Finish) string {
 		mark, count(u.CompletionTokens+est.CompletionTokens), sizeOf(r.proj.sent))
 	if r.opts.Session.Priced {
 		line += fmt.Sprintf(" · %s$%.4f", mark, f.Cost)
+		if r.opts.Session.ListPrices {
+			line += " at list prices"
+		}
 	}
 	if mark != "" {
 		line += " (~ estimated: the gateway reported no usage for some requests)"
