@@ -74,7 +74,7 @@ func (c *cli) mcpCommand(ctx context.Context, args []string) int {
 
 // mcpList starts the servers, waits for them and lists them.
 func (c *cli) mcpList(ctx context.Context, cfg *config.Config, root string) int {
-	m := c.startMCP(ctx, cfg, root, c.stderr, false)
+	m := c.startMCP(ctx, cfg, root, c.stderr, false, nil)
 	if m == nil {
 		c.printf(c.stdout, "no MCP servers are configured; add one with `tern mcp add`\n")
 		return exitOK

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,9 +63,17 @@ const mcpStartDelay = collectorPause
 // startMCP starts the session's MCP servers in the background; nil when
 // none is configured. An interactive session lets an unapproved .mcp.json
 // be approved on the terminal and starts the servers after mcpStartDelay.
-// Close the manager when the session ends.
-func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer, interactive bool) *mcp.Manager {
+// extra are servers to run too (an editor's), unless a configured one has
+// the name. Close the manager when the session ends.
+func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, notices io.Writer, interactive bool, extra []mcp.ServerConfig) *mcp.Manager {
 	servers := c.mcpServers(cfg, root, notices, interactive)
+	for _, e := range extra {
+		if slices.ContainsFunc(servers, func(s mcp.ServerConfig) bool { return s.Name == e.Name }) {
+			c.printf(notices, "tern: the MCP server %s is configured already; the one passed by the editor is skipped\n", e.Name)
+			continue
+		}
+		servers = append(servers, e)
+	}
 	if len(servers) == 0 {
 		return nil
 	}

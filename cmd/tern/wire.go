@@ -90,6 +90,9 @@ type wireOptions struct {
 	// editor, when set, is the editor the file tools read and write
 	// through (tern acp with a client that offers it).
 	editor tools.EditorFiles
+	// mcp are MCP servers to run besides the configured ones (those an
+	// editor passes to tern acp).
+	mcp []mcp.ServerConfig
 }
 
 // loadConfig resolves the configuration for a command.
@@ -166,7 +169,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 	}()
 	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
-	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive)
+	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive, opts.mcp)
 	defer func() {
 		if !done && mcpServers != nil {
 			_ = mcpServers.Close()

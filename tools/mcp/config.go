@@ -35,6 +35,9 @@ type ServerConfig struct {
 	ToolTimeout    time.Duration
 	// Project is set for servers from the workspace's .mcp.json.
 	Project bool
+	// Literal env and header values are used as given, without $VAR
+	// expansion (an editor's, which sends values).
+	Literal bool
 }
 
 // Validate reports what makes the configuration unusable.

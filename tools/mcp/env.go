@@ -16,9 +16,9 @@ var HiddenEnv = []string{"LLM_API_KEY", "OPENAI_API_KEY"}
 
 // childEnv is a stdio server's whole environment: PATH, HOME, LANG and
 // TMPDIR from getenv, then the configured variables with $VAR and ${VAR}
-// expanded from getenv. The key variables are dropped, by name and as
-// expansions.
-func childEnv(configured map[string]string, getenv func(string) string) []string {
+// expanded from getenv (unless literal). The key variables are dropped, by
+// name and as expansions.
+func childEnv(configured map[string]string, getenv func(string) string, literal bool) []string {
 	vars := map[string]string{}
 	for _, name := range passedEnv {
 		if v := getenv(name); v != "" {
@@ -29,7 +29,10 @@ func childEnv(configured map[string]string, getenv func(string) string) []string
 		if slices.Contains(HiddenEnv, name) {
 			continue
 		}
-		vars[name] = expand(value, getenv)
+		if !literal {
+			value = expand(value, getenv)
+		}
+		vars[name] = value
 	}
 	out := make([]string, 0, len(vars))
 	for name, v := range vars {

@@ -58,3 +58,22 @@ func sanitizeName(s string) string {
 func ValidServerName(name string) bool {
 	return name != "" && sanitizeName(name) == name && !strings.Contains(name, "__")
 }
+
+// SafeServerName makes a name given by someone else (an editor's
+// "human-readable" one) usable as a server name: characters outside
+// [A-Za-z0-9_-] become -, and so do runs of _ that would read as __.
+func SafeServerName(name string) string {
+	s := strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, name)
+	for strings.Contains(s, "__") {
+		s = strings.ReplaceAll(s, "__", "_-")
+	}
+	if s == "" {
+		s = "server"
+	}
+	return s
+}

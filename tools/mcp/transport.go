@@ -25,13 +25,16 @@ func (s *server) transport() (sdk.Transport, *tail, *exec.Cmd, error) {
 	if s.cfg.URL != "" {
 		headers := make(map[string]string, len(s.cfg.Headers))
 		for k, v := range s.cfg.Headers {
-			headers[k] = expand(v, getenv)
+			if !s.cfg.Literal {
+				v = expand(v, getenv)
+			}
+			headers[k] = v
 		}
 		client := &http.Client{Transport: &headerTransport{headers: headers, base: http.DefaultTransport}}
 		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, MaxRetries: 2}, nil, nil, nil
 	}
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
-	cmd.Env = childEnv(s.cfg.Env, getenv)
+	cmd.Env = childEnv(s.cfg.Env, getenv, s.cfg.Literal)
 	cmd.Dir = s.m.opts.Dir
 	stderr := &tail{}
 	cmd.Stderr = stderr
