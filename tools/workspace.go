@@ -43,6 +43,10 @@ type Workspace struct {
 	// every process it started are gone, also when it was cancelled or
 	// timed out.
 	BeforeCommand func(ctx context.Context, command string) (after func())
+	// Diagnoser, when set, hears of the files the tools read and change and
+	// reports what the language servers say about them (tools/lsp); the
+	// edit tools append its diagnostics to their results.
+	Diagnoser Diagnoser
 
 	// fsys is Root opened as an *os.Root, through which the file tools open
 	// everything; nil for a Workspace not made by NewWorkspace (then each
