@@ -81,14 +81,27 @@ func (t *diagnosticsTool) Run(ctx context.Context, args json.RawMessage, _ func(
 	if inGitDir(rel) {
 		return errorResult(gitRefusal(rel))
 	}
-	if rel != "." && t.w.IsSecret(rel) {
-		return errorResult(fmt.Sprintf("%s is a secret file; tern's tools do not read it", displayPath(rel)))
+	if rel != "." && (t.w.IsSecret(rel) || t.w.IsSecret(a.Path)) {
+		return errorResult(secretRefusal(t.w, rel))
 	}
-	if _, err := t.w.statInside(rel); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return errorResult(fmt.Sprintf("%s does not exist", displayPath(rel)))
-		}
+	info, err := t.w.statInside(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errorResult(fmt.Sprintf("%s does not exist", displayPath(rel)))
+	case err != nil:
 		return errorResult(fmt.Sprintf("diagnostics of %s: %v", displayPath(rel), err))
+	case !info.IsDir():
+		// A file is sent to its server: only one read_file would read
+		// (not a link to a secret file).
+		o, err := t.w.openRead(rel)
+		var refused *shownError
+		switch {
+		case errors.As(err, &refused):
+			return errorResult(refused.msg)
+		case err != nil:
+			return errorResult(fmt.Sprintf("diagnostics of %s: %v", displayPath(rel), err))
+		}
+		_ = o.f.Close()
 	}
 	rep := t.w.Diagnoser.Current(ctx, abs)
 	if ctx.Err() != nil {

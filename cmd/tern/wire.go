@@ -18,6 +18,7 @@ import (
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
 	"github.com/ternhq/tern/tools/sandbox"
 	"github.com/ternhq/tern/tui"
 )
@@ -74,6 +75,8 @@ type app struct {
 	titles *titler
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
+	// LSP runs the language servers (lsp.go); nil with lsp = false.
+	LSP *lsp.Manager
 }
 
 // SessionID is the id of the session being recorded.
@@ -100,6 +103,9 @@ func (a *app) Close() error {
 	if a.cleanup != nil {
 		a.cleanup()
 		a.cleanup = nil
+	}
+	if a.LSP != nil {
+		_ = a.LSP.Close() // the servers get a second to stop, then are killed
 	}
 	return err
 }
@@ -177,6 +183,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	ws.OutputCap = cfg.OutputCap.V
 	ws.Secrets = cfg.SecretPatterns.V
 	ws.SecretFiles = ternSecretFiles(cfg.File)
+	servers := wireLSP(cfg, ws, c.environ)
 	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg, ws.Root)
 	if err != nil {
 		return nil, err
@@ -353,6 +360,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Sandbox:       sandboxStatus,
 		Permissions:   permissionsInfo(cfg, policy, policySource, sandboxStatus),
 		cleanup:       cleanup,
+		LSP:           servers,
 	}, nil
 }
 

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -165,4 +166,17 @@ func languageID(path string) string {
 		return "shellscript"
 	}
 	return strings.TrimPrefix(ext, ".")
+}
+
+// OnPath splits servers into those whose command is found on PATH and
+// those whose command is not, by name, for tern doctor and /lsp.
+func OnPath(servers []ServerConfig) (found, missing []string) {
+	for _, s := range servers {
+		if _, err := exec.LookPath(s.Command); err == nil {
+			found = append(found, s.Name)
+		} else {
+			missing = append(missing, s.Name)
+		}
+	}
+	return found, missing
 }

@@ -84,6 +84,8 @@ type Config struct {
 	Mouse Value[bool]
 	// TitleModel is the model that names sessions; empty: the session's.
 	TitleModel Value[string]
+	// LSP are the language-server settings.
+	LSP LSP
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.

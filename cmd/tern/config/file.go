@@ -38,6 +38,9 @@ type fileConfig struct {
 	Theme            *string                  `toml:"theme"`
 	Mouse            *bool                    `toml:"mouse"`
 	TitleModel       *string                  `toml:"title_model"`
+	// The language servers (lsp.go).
+	LSP     *lspSetting `toml:"lsp"`
+	LSPWait *string     `toml:"lsp_wait"`
 
 	// The bounded waits and sizes (bounds.go).
 	FirstTokenTimeout *string `toml:"first_token_timeout"`

@@ -70,6 +70,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	add(Check{Mark: Pass, Name: "secret files", Detail: fmt.Sprintf("%s (%s)", strings.Join(c.SecretPatterns.V, " "), c.SecretPatterns.Source)})
 	add(sandboxCheck(c, sandbox.Check(c.Sandbox.V, c.NoNetwork.V)))
 	add(Check{Mark: Pass, Name: "interface", Detail: fmt.Sprintf("theme %s (%s), mouse %t (%s)", c.Theme.V, c.Theme.Source, c.Mouse.V, c.Mouse.Source)})
+	add(lspCheck(c))
 
 	if offline {
 		for _, name := range []string{"gateway", "model listed", "streaming"} {
