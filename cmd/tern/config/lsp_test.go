@@ -23,7 +23,7 @@ func TestLSPSettings(t *testing.T) {
 		{name: "bad wait", toml: "lsp_wait = \"soon\"\n", on: true, wait: 2 * time.Second, err: "lsp_wait"},
 		{name: "zero wait", toml: "lsp_wait = \"0s\"\n", on: true, wait: 2 * time.Second, err: "from \"100ms\""},
 		{name: "tables", on: true, wait: 2 * time.Second,
-			toml: "[lsp.gopls]\nenabled = false\n[lsp.mine]\ncommand = \"my-ls\"\nargs = [\"--stdio\"]\nextensions = [\".x\"]\nroot_markers = [\"x.toml\"]\n",
+			toml:    "[lsp.gopls]\nenabled = false\n[lsp.mine]\ncommand = \"my-ls\"\nargs = [\"--stdio\"]\nextensions = [\".x\"]\nroot_markers = [\"x.toml\"]\n",
 			servers: "gopls=::[]:false mine=my-ls:--stdio:[.x]:<nil>"},
 		{name: "unknown key", toml: "[lsp.gopls]\ncomand = \"x\"\n", on: true, wait: 2 * time.Second, err: "lsp.gopls.comand is unknown"},
 		{name: "wrong type", toml: "[lsp.gopls]\nargs = \"-v\"\n", on: true, wait: 2 * time.Second, err: "lsp.gopls.args is not a list of strings"},
