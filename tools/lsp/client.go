@@ -170,6 +170,8 @@ func (c *client) start() {
 	// Its own process group, so the go list and similar children it runs
 	// die with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A child still holding stderr must not keep Wait from noting the exit.
+	cmd.WaitDelay = 100 * time.Millisecond
 	stdin, err := cmd.StdinPipe()
 	if err == nil {
 		var stdout io.ReadCloser
@@ -359,9 +361,8 @@ func (c *client) stop(ctx context.Context) {
 		return
 	}
 	go func() { // polite, while the deadline runs
-		if p.conn.Call(ctx, "shutdown", nil, nil) == nil {
-			_ = p.conn.Notify(ctx, "exit", nil)
-		}
+		_ = p.conn.Call(ctx, "shutdown", nil, nil)
+		_ = p.conn.Notify(ctx, "exit", nil)
 	}()
 	select {
 	case <-p.exited:

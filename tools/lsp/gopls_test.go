@@ -90,4 +90,7 @@ func TestGopls(t *testing.T) {
 	if s := strings.Join(got, "\n"); !strings.Contains(s, "main/main.go:5:") || !strings.Contains(s, "Hello") {
 		t.Errorf("the broken caller in main/main.go is not listed:\n%s", s)
 	}
+	start := time.Now()
+	_ = m.Close()
+	t.Logf("stop: %s", time.Since(start))
 }
