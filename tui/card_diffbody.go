@@ -25,5 +25,8 @@ func diffBody(c *toolCard, rc *renderCtx, d cardDetail, width int) []string {
 		}
 		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
 	}
+	if l := diagnosticsLine(c, rc); l != "" {
+		out = append(out, l)
+	}
 	return out
 }

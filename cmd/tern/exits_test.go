@@ -398,6 +398,7 @@ var interfaceHooks = map[string]string{
 	"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
 	"RememberModel":      "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
 	"Rename":             "records the title the user typed in the session log; nothing is read",
+	"LSP":                "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
 }
 
 func TestEveryInterfaceHookIsClassified(t *testing.T) {

@@ -103,6 +103,7 @@ func (c *cli) showInterface(ctx context.Context, a *app, cfg *config.Config) int
 		opts.Replay = a.Resumed.state.Replay()
 	}
 	opts.ContinueUnrecorded = a.unrecorded
+	opts.LSP = lspServers(a.LSP)
 	if a.log != nil {
 		opts.Export, opts.Diff, opts.Undo = a.log.export, a.log.diff, a.log.undoFor(a.Agent.Agent)
 		opts.Rename = a.log.rename
