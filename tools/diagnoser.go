@@ -95,7 +95,7 @@ const (
 // the text to append to the tool's output ("" when there is nothing to
 // say) and the compact count for the card ("2 errors, 1 warning").
 func (w *Workspace) afterChange(ctx context.Context, abs, rel string, content []byte) (text, counts string) {
-	if w.Diagnoser == nil {
+	if w.Diagnoser == nil || w.IsSecret(rel) {
 		return "", ""
 	}
 	rep, handled := w.Diagnoser.Changed(ctx, abs, content)

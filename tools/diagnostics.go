@@ -122,7 +122,8 @@ func (t *diagnosticsTool) Run(ctx context.Context, args json.RawMessage, _ func(
 	servers := strings.Join(rep.Servers, ", ")
 	switch {
 	case len(ds) == 0 && servers == "":
-		fmt.Fprintf(&b, "No language server covers %s yet: servers start when a file of their language is read or edited.", where)
+		fmt.Fprintf(&b, "No language server covers %s yet: a server starts when a file of its language is read or edited, "+
+			"or here when its project file (go.mod, Cargo.toml, package.json, ...) is in the folder or the workspace root and the server is installed.", where)
 	case len(ds) == 0:
 		fmt.Fprintf(&b, "No diagnostics for %s (%s).", where, servers)
 	default:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,9 @@ import (
 //	crashonce exits at the first document of its first run (a marker file
 //	          in TERN_LSP_FAKE_DIR tells the runs apart)
 //	stubborn  normal, but ignores shutdown and exit
+//
+// Once initialized, in normal mode, it reports on the *.fake files in its
+// root folder.
 const fakeEnv = "TERN_LSP_FAKE"
 
 // runFake serves the fake on stdin and stdout until stdin closes.
@@ -64,12 +68,29 @@ func (stdio) Close() error                { return nil }
 // fake is the fake server's state.
 type fake struct {
 	mode string
+	root string
 }
 
 func (f *fake) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, exit func()) (any, error) {
 	switch req.Method {
 	case "initialize":
+		var p struct {
+			RootURI string `json:"rootUri"`
+		}
+		_ = json.Unmarshal(*req.Params, &p)
+		f.root = p.RootURI
 		return map[string]any{"capabilities": map[string]any{"textDocumentSync": 1}}, nil
+	case "initialized":
+		// Like gopls, a report on the workspace's files once loaded.
+		if f.mode != "normal" {
+			return nil, nil
+		}
+		matches, _ := filepath.Glob(filepath.Join(uriPath(f.root), "*.fake"))
+		for _, m := range matches {
+			if data, err := os.ReadFile(m); err == nil {
+				go f.publish(conn, fileURI(m), string(data))
+			}
+		}
 	case "shutdown":
 		if f.mode == "stubborn" {
 			select {} // never answers

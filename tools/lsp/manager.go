@@ -154,6 +154,7 @@ func (m *Manager) Changed(ctx context.Context, abs string, content []byte) (tool
 	if c == nil {
 		return tools.DiagnosticReport{}, false
 	}
+	parent := ctx
 	ctx, cancel := context.WithDeadline(ctx, start.Add(m.opts.Wait))
 	defer cancel()
 	rep := tools.DiagnosticReport{Servers: []string{c.cfg.Name}}
@@ -175,10 +176,15 @@ func (m *Manager) Changed(ctx context.Context, abs string, content []byte) (tool
 	c.mu.Unlock()
 
 	if !m.waitReady(ctx, c) {
-		rep.Notes = append(rep.Notes, m.notReady(c))
+		if parent.Err() == nil { // an interrupted call needs no note
+			rep.Notes = append(rep.Notes, m.notReady(c))
+		}
 		return rep, true
 	}
 	if !m.waitReport(ctx, c, uri, seq) {
+		if parent.Err() != nil {
+			return rep, true
+		}
 		c.mu.Lock()
 		failed := c.state == StateFailed
 		c.mu.Unlock()
@@ -345,6 +351,9 @@ func (m *Manager) Current(ctx context.Context, abs string) tools.DiagnosticRepor
 			}
 		}
 	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() && len(m.running()) == 0 {
+		m.startFor(ctx, abs)
+	}
 	clients := m.running()
 	var changed []*client
 	for _, c := range clients {
@@ -356,15 +365,19 @@ func (m *Manager) Current(ctx context.Context, abs string) tools.DiagnosticRepor
 		c.mu.Lock()
 		seq := c.seq
 		c.mu.Unlock()
-		m.waitQuiet(ctx, c, seq)
+		m.waitQuiet(ctx, c, seq, 2*m.opts.Settle)
 	}
 	for _, c := range clients {
 		c.mu.Lock()
 		if !slices.Contains(rep.Servers, c.cfg.Name) {
 			rep.Servers = append(rep.Servers, c.cfg.Name)
 		}
-		if c.state == StateFailed {
+		switch c.state {
+		case StateFailed:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s is not available: %s", c.cfg.Name, c.lastErr))
+		case StateStarting:
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s is still starting: call diagnostics again in a moment", c.cfg.Name))
+		case StateRunning, StateStopped:
 		}
 		for u, p := range c.diags {
 			if f := uriPath(u); !inside(abs, f) {
@@ -382,10 +395,51 @@ func (m *Manager) Current(ctx context.Context, abs string) tools.DiagnosticRepor
 	return rep
 }
 
+// startFor starts, when none runs yet, the servers whose root markers are
+// in dir or the workspace root, and waits for them to initialize and report
+// on the workspace until they are quiet, within ctx. A folder whose
+// language has no marker (a lone script) waits for a file of it.
+func (m *Manager) startFor(ctx context.Context, dir string) {
+	var started []*client
+	seen := map[string]bool{}
+	for _, s := range m.opts.Servers {
+		for _, mk := range s.RootMarkers {
+			found := false
+			for _, d := range []string{dir, m.opts.Root} {
+				if _, err := os.Lstat(filepath.Join(d, mk)); err == nil && len(s.Extensions) > 0 {
+					// A file of its language in that folder picks the server
+					// and root as an edit there would.
+					if c := m.clientFor(filepath.Join(d, "tern-probe"+s.Extensions[0]), true); c != nil && !seen[c.cfg.Name+c.root] {
+						seen[c.cfg.Name+c.root] = true
+						started = append(started, c)
+					}
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+	}
+	for _, c := range started {
+		if m.waitReady(ctx, c) {
+			c.mu.Lock()
+			seq := c.seq
+			c.mu.Unlock()
+			m.waitQuiet(ctx, c, seq, 0)
+		}
+	}
+}
+
 // waitQuiet waits for reports after seq until the server is quiet for the
-// settle period, or ctx ends.
-func (m *Manager) waitQuiet(ctx context.Context, c *client, seq uint64) {
-	quiet := time.After(m.opts.Settle * 2)
+// settle period, or ctx ends. Before the first report it waits first long,
+// until ctx ends when 0.
+func (m *Manager) waitQuiet(ctx context.Context, c *client, seq uint64, first time.Duration) {
+	var quiet <-chan time.Time
+	if first > 0 {
+		quiet = time.After(first)
+	}
 	for {
 		c.mu.Lock()
 		notify := c.notify

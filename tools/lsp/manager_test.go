@@ -30,7 +30,7 @@ func newFake(t *testing.T, mode string, wait time.Duration) (*Manager, string) {
 	}
 	m := New(Options{
 		Root:    root,
-		Servers: []ServerConfig{{Name: "fake", Command: os.Args[0], Extensions: []string{".fake"}, Enabled: true}},
+		Servers: []ServerConfig{{Name: "fake", Command: os.Args[0], Extensions: []string{".fake"}, RootMarkers: []string{"fake.mod"}, Enabled: true}},
 		Wait:    wait,
 		// Well above the fake's 100 ms between its two reports, on a busy machine.
 		Settle:      400 * time.Millisecond,
@@ -274,5 +274,24 @@ func TestRuneColumn(t *testing.T) {
 		if got := runeColumn(tt.text, tt.line, tt.utf16); got != tt.want {
 			t.Errorf("runeColumn(%q, %d, %d) = %d, want %d", tt.text, tt.line, tt.utf16, got, tt.want)
 		}
+	}
+}
+
+func TestCurrentStartsServersForAFolder(t *testing.T) {
+	t.Parallel()
+	m, root := newFake(t, "normal", 3*time.Second)
+	if err := os.WriteFile(filepath.Join(root, "b.fake"), []byte("ERR\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// No marker: nothing starts for a folder.
+	if rep := m.Current(context.Background(), root); len(rep.Servers) != 0 || len(m.Servers()) != 0 {
+		t.Fatalf("started without a root marker: %+v", rep)
+	}
+	if err := os.WriteFile(filepath.Join(root, "fake.mod"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := m.Current(context.Background(), root)
+	if got := lines(rep); len(got) != 1 || !strings.HasPrefix(got[0], "b.fake:1:1: error") {
+		t.Errorf("%q notes %q", got, rep.Notes)
 	}
 }
