@@ -21,6 +21,7 @@ import (
 //	          then in full 100 ms later; "BREAK name" also reports an error
 //	          in the file name beside it
 //	hang      reads everything and never answers
+//	mute      initializes, then never reports
 //	crash     exits at the first document it is sent
 //	crashonce exits at the first document of its first run (a marker file
 //	          in TERN_LSP_FAKE_DIR tells the runs apart)
@@ -102,8 +103,11 @@ func (f *fake) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Requ
 		}
 		return nil, nil
 	case "textDocument/didOpen", "textDocument/didChange":
-		if f.mode == "crash" {
+		switch f.mode {
+		case "crash":
 			os.Exit(3)
+		case "mute":
+			return nil, nil
 		}
 		var p struct {
 			TextDocument struct {

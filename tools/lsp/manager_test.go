@@ -127,6 +127,23 @@ func TestHungServerCostsAtMostTheWait(t *testing.T) {
 	}
 }
 
+func TestMuteServerCostsAtMostTheWait(t *testing.T) {
+	t.Parallel()
+	const wait = 500 * time.Millisecond
+	m, root := newFake(t, "mute", wait)
+	m.Touch(filepath.Join(root, "a.fake"))
+	if !m.waitReady(context.Background(), m.running()[0]) {
+		t.Fatal("the mute server did not initialize")
+	}
+	rep, _, took := change(t, m, root, "a.fake", "ERR\n")
+	if took > wait+300*time.Millisecond {
+		t.Errorf("the edit waited %s, more than lsp_wait %s", took, wait)
+	}
+	if len(rep.Diagnostics) != 0 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "fake did not report on this change within 500ms") {
+		t.Errorf("diagnostics %q notes %q", lines(rep), rep.Notes)
+	}
+}
+
 func TestCrashingServerIsRestartedOnceThenReported(t *testing.T) {
 	t.Parallel()
 	m, root := newFake(t, "crash", 3*time.Second)
