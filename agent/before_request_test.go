@@ -25,7 +25,7 @@ func TestBeforeRequestCountsTheEventsSoFar(t *testing.T) {
 			return nil
 		}
 	}, calls("read_file", `{"path":"a.txt"}`), answer("done"))
-	h.metered = true // count what the agent emits, all of it
+	h.metered, h.appends = true, true // count what the agent emits, all of it
 	evs := h.turn("read it", nil)
 
 	mu.Lock()

@@ -59,6 +59,15 @@ const (
 	// summary and what it replaced, or Err says why the conversation
 	// stayed as it was.
 	EventCompactionFinished
+	// EventMessageAppended says a message joined the conversation: Message
+	// is that message, exactly as the agent now holds it. It is sent for
+	// every append: the user's message (right after EventTurnStarted, its
+	// notes included), each assistant answer kept (before any of its calls
+	// runs), an answer cut short (Interrupted), and each tool result
+	// (Call and Result set too, before EventToolFinished). Compaction
+	// replaces messages rather than appending: EventCompactionFinished
+	// reports it.
+	EventMessageAppended
 )
 
 // String names the kind for logs and test failures.
@@ -98,6 +107,8 @@ func (k EventKind) String() string {
 		return "compaction_started"
 	case EventCompactionFinished:
 		return "compaction_finished"
+	case EventMessageAppended:
+		return "message_appended"
 	}
 	return "unknown"
 }
@@ -108,7 +119,9 @@ type Event struct {
 	// Turn numbers the turn this event belongs to, from 1.
 	Turn int
 	// Text is the user message (TurnStarted), a text or reasoning fragment,
-	// a tool output chunk, or an error message.
+	// a tool output chunk, an error message, or the text of an answer cut
+	// short without its interrupted mark (EventMessageAppended with
+	// Interrupted).
 	Text string
 	// Stderr marks an EventToolOutput chunk that the command wrote to its
 	// standard error.
@@ -141,6 +154,13 @@ type Event struct {
 	// Compaction describes the compaction for EventCompactionStarted and
 	// EventCompactionFinished.
 	Compaction *Compaction
+	// Message is the message EventMessageAppended added to the
+	// conversation; consumers must not change it.
+	Message *provider.Message
+	// Interrupted marks the EventMessageAppended of an answer cut short (by
+	// Cancel or the turn's time budget): Message holds the partial text
+	// with the interrupted mark and no calls, Text the partial text alone.
+	Interrupted bool
 }
 
 // Call identifies a tool call within a turn.

@@ -111,6 +111,8 @@ type harness struct {
 	done chan struct{}
 	// metered keeps the meter's events in what collect returns.
 	metered bool
+	// appends keeps the EventMessageAppended events in what collect returns.
+	appends bool
 }
 
 func newHarness(t *testing.T, reg *tools.Registry, configure func(*Options), scripts ...script) *harness {
@@ -168,7 +170,7 @@ func (h *harness) collect(on func(Event)) []Event {
 			if !ok {
 				h.t.Fatalf("events closed before the turn finished; got %v", kinds(evs))
 			}
-			if !h.metered && meterEvent(ev) {
+			if !h.metered && meterEvent(ev) || !h.appends && ev.Kind == EventMessageAppended {
 				continue
 			}
 			evs = append(evs, ev)
@@ -190,6 +192,10 @@ func (h *harness) collect(on func(Event)) []Event {
 func meterEvent(ev Event) bool {
 	return ev.Kind == EventRequest || (ev.Kind == EventUsage && ev.Response != nil && ev.Response.Estimated)
 }
+
+// Most tests check the conversation itself (Messages); collect leaves out
+// the EventMessageAppended that report it unless the harness keeps appends:
+// appended_test.go checks those.
 
 // reply answers every approval request with d.
 func reply(d Decision) func(Event) {

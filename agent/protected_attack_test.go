@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"github.com/ternhq/tern/tools/toolstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,7 +58,7 @@ func TestShellProtectedAttacks(t *testing.T) {
 	for _, tc := range protectedAttacks {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ws := protectedWorkspace(t)
+			ws := toolstest.ProtectedWorkspace(t)
 			if _, ok := tc.extra[".git"]; ok {
 				if err := os.RemoveAll(filepath.Join(ws.Root, ".git")); err != nil {
 					t.Fatal(err)

@@ -10,40 +10,8 @@ import (
 	"testing"
 
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/toolstest"
 )
-
-// protectedWorkspace makes a workspace that is a git repository (written
-// by hand: no git needed) with core.hooksPath set, a hook, husky hooks,
-// memory files and tern settings.
-func protectedWorkspace(t *testing.T) *tools.Workspace {
-	t.Helper()
-	files := map[string]string{
-		".git/config":            "[core]\n\tbare = false\n\thooksPath = scripts/hooks\n",
-		".git/HEAD":              "ref: refs/heads/main\n",
-		".git/hooks/pre-commit":  "#!/bin/sh\ngo vet ./...\n",
-		"scripts/hooks/pre-push": "#!/bin/sh\ngo test ./...\n",
-		".husky/pre-commit":      "npm test\n",
-		"AGENTS.md":              "# rules\n- be careful\n",
-		"CLAUDE.md":              "# more rules\n",
-		".tern/config.toml":      "approval = \"ask\"\n",
-		"main.go":                "package main\n",
-	}
-	dir := t.TempDir()
-	for rel, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws, err := tools.NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
 
 // treeState maps every path below root to its mode and content.
 func treeState(t *testing.T, root string) map[string]string {
@@ -115,7 +83,7 @@ func TestShellProtectedReverted(t *testing.T) {
 	for _, tc := range protectedCommands {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ws := protectedWorkspace(t)
+			ws := toolstest.ProtectedWorkspace(t)
 			want := treeState(t, ws.Root)
 			evs := runProtected(t, ws, tc.command, false, Decision{Kind: DenyWithMessage, Message: "headless run: no one to approve"})
 			asks := eventsOf(evs, kAsk)
@@ -156,7 +124,7 @@ func TestShellProtectedKept(t *testing.T) {
 		for _, tc := range protectedCommands {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel()
-				ws := protectedWorkspace(t)
+				ws := toolstest.ProtectedWorkspace(t)
 				before := treeState(t, ws.Root)
 				evs := runProtected(t, ws, tc.command, skip, Decision{Kind: AllowOnce})
 				asks := eventsOf(evs, kAsk)
@@ -190,7 +158,7 @@ func TestShellProtectedKept(t *testing.T) {
 // ordinary files asks nothing under full-auto.
 func TestShellOrdinaryChangeNotHeld(t *testing.T) {
 	t.Parallel()
-	ws := protectedWorkspace(t)
+	ws := toolstest.ProtectedWorkspace(t)
 	evs := runProtected(t, ws, `echo '// x' >> main.go && mkdir -p docs && echo hi > docs/AGENTS.txt`, false, Decision{Kind: Deny})
 	if n := len(eventsOf(evs, kAsk)); n != 0 {
 		t.Fatalf("asked %d times", n)
@@ -204,7 +172,7 @@ func TestShellOrdinaryChangeNotHeld(t *testing.T) {
 // unanswered when the turn is cancelled reverts the change.
 func TestShellProtectedCancelledReverts(t *testing.T) {
 	t.Parallel()
-	ws := protectedWorkspace(t)
+	ws := toolstest.ProtectedWorkspace(t)
 	want := treeState(t, ws.Root)
 	reg := tools.NewRegistry(tools.NewRunShell(ws, os.Environ()))
 	args, _ := json.Marshal(map[string]string{"command": `h=.git/hooks; echo 'touch pwned' > $h/post-commit`})
@@ -251,7 +219,7 @@ func TestListChanged(t *testing.T) {
 // and comes back exactly when kept.
 func TestShellProtectedHeldWhileAsking(t *testing.T) {
 	t.Parallel()
-	ws := protectedWorkspace(t)
+	ws := toolstest.ProtectedWorkspace(t)
 	hook := filepath.Join(ws.Root, ".git", "hooks", "post-commit")
 	reg := tools.NewRegistry(tools.NewRunShell(ws, os.Environ()))
 	args, _ := json.Marshal(map[string]string{"command": `h=.git/hooks; printf 'touch pwned\n' > $h/post-commit; chmod 700 $h/post-commit`})

@@ -107,7 +107,7 @@ func (t *turn) runCalls(calls []*preparedCall) error {
 		// The one way a result reaches the conversation, the session log
 		// and the card: credentials in it are redacted here.
 		res.Output, res.Summary = tools.Redact(res.Output), tools.Redact(res.Summary)
-		t.a.appendMessages(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output))
+		t.appendMessage(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output), Event{Call: pc.call, Result: &res})
 		if pc.call.Name == ProposePlanTool && res.Status == tools.StatusOK {
 			t.proposed = true
 		}

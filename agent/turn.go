@@ -61,7 +61,7 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 
 	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
-	a.appendMessages(provider.Message{Role: provider.RoleUser, Content: p.text})
+	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text}, Event{})
 	fin := t.loop()
 
 	// The turn is over before consumers hear of it, so one that submits the
@@ -183,7 +183,7 @@ func (t *turn) keepAnswer(at *attempt, calls []*preparedCall) {
 		m.ToolCalls = append(m.ToolCalls, provider.ToolCall{ID: c.call.ID, Name: c.call.Name, Arguments: args})
 	}
 	t.a.commitIDs(at.ids)
-	t.a.appendMessages(m)
+	t.appendMessage(m, Event{})
 }
 
 // keepInterrupted keeps the partial answer of a cancelled stream, marked
@@ -193,7 +193,18 @@ func (t *turn) keepInterrupted(at *attempt) {
 	if !at.streamed {
 		return
 	}
-	t.a.appendMessages(InterruptedMessage(at.acc.Text(), at.acc.Reasoning()))
+	text := at.acc.Text()
+	t.appendMessage(InterruptedMessage(text, at.acc.Reasoning()), Event{Interrupted: true, Text: text})
+}
+
+// appendMessage adds m to the conversation and reports it with
+// EventMessageAppended; ev carries the rest of the event (the call and
+// result of a tool message, the mark of an interrupted answer).
+func (t *turn) appendMessage(m provider.Message, ev Event) {
+	t.a.appendMessages(m)
+	m = cloneMessages([]provider.Message{m})[0] // the event's copy shares nothing with the history
+	ev.Kind, ev.Message = EventMessageAppended, &m
+	t.emit(ev)
 }
 
 // abandonCalls finishes the calls an unfinished answer announced; they never

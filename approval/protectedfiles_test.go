@@ -6,48 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/toolstest"
 )
-
-// protectedWorkspace makes a workspace that is a git repository (written
-// by hand: no git needed) with core.hooksPath set, a hook, husky hooks,
-// memory files and tern settings.
-func protectedWorkspace(t *testing.T) *tools.Workspace {
-	t.Helper()
-	files := map[string]string{
-		".git/config":            "[core]\n\tbare = false\n\thooksPath = scripts/hooks\n",
-		".git/HEAD":              "ref: refs/heads/main\n",
-		".git/hooks/pre-commit":  "#!/bin/sh\ngo vet ./...\n",
-		"scripts/hooks/pre-push": "#!/bin/sh\ngo test ./...\n",
-		".husky/pre-commit":      "npm test\n",
-		"AGENTS.md":              "# rules\n- be careful\n",
-		"CLAUDE.md":              "# more rules\n",
-		".tern/config.toml":      "approval = \"ask\"\n",
-		"main.go":                "package main\n",
-	}
-	dir := t.TempDir()
-	for rel, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ws, err := tools.NewWorkspace(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
 
 // TestProtectedFileTools checks that the file tools ask, under full-auto
 // with an allow rule and a grant, for the protected names in any letter
 // case: hooks folders, memory files, .git and .tern.
 func TestProtectedFileTools(t *testing.T) {
 	t.Parallel()
-	ws := protectedWorkspace(t)
+	ws := toolstest.ProtectedWorkspace(t)
 	_, edit, _ := fakeTools()
 	a, err := newSession(Config{Workspace: ws, Home: "/home/tester",
 		Rules: Rules{Allow: []string{"edit_file"}}, TernHome: filepath.Join(ws.Root, "th")})
@@ -88,7 +55,7 @@ func TestProtectedFileTools(t *testing.T) {
 // a protected file named another way: through a link, ./, //, or "..".
 func TestProtectedFileToolsIncluded(t *testing.T) {
 	t.Parallel()
-	ws := protectedWorkspace(t)
+	ws := toolstest.ProtectedWorkspace(t)
 	if err := os.Remove(filepath.Join(ws.Root, "CLAUDE.md")); err != nil {
 		t.Fatal(err)
 	}

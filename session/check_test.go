@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 )
 
 // TestCheckReportsAFailedWrite checks what stops a turn on a full disk:
@@ -44,12 +45,15 @@ func TestCheckReportsAFailedWrite(t *testing.T) {
 
 	send(agent.Event{Kind: agent.EventTextDelta, Turn: 1, Text: "partial"})
 	send(agent.Event{Kind: agent.EventToolCallStarted, Turn: 1, Call: &agent.Call{ID: "c1", Name: "read_file"}})
+	send(agent.Event{Kind: agent.EventMessageAppended, Turn: 1, Message: &provider.Message{
+		Role: provider.RoleAssistant, Content: "partial", ToolCalls: []provider.ToolCall{{ID: "c1", Name: "read_file", Arguments: "{}"}},
+	}})
 	send(agent.Event{Kind: agent.EventToolRunning, Turn: 1, Call: &agent.Call{ID: "c1", Name: "read_file"}})
-	err := rec.Check(ctx, 4)
+	err := rec.Check(ctx, 5)
 	if !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("Check after a failed write = %v, want ENOSPC", err)
 	}
-	if err := rec.Check(ctx, 4); !errors.Is(err, syscall.ENOSPC) {
+	if err := rec.Check(ctx, 5); !errors.Is(err, syscall.ENOSPC) {
 		t.Errorf("a second Check forgot the failure: %v", err)
 	}
 

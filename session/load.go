@@ -167,6 +167,8 @@ func decodeRecord(line []byte) (r rawRecord, known bool, err error) {
 		b, err = decodeBody[ModelChange](line)
 	case TypePolicyChange:
 		b, err = decodeBody[PolicyChange](line)
+	case TypePlanMode:
+		b, err = decodeBody[PlanMode](line)
 	case TypeCompaction:
 		b, err = decodeBody[Compaction](line)
 	case TypeRewind:

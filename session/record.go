@@ -17,6 +17,7 @@ const (
 	TypeUsage            Type = "usage"
 	TypeModelChange      Type = "model_change"
 	TypePolicyChange     Type = "policy_change"
+	TypePlanMode         Type = "plan_mode"
 	TypeCompaction       Type = "compaction"
 	TypeRewind           Type = "rewind"
 	TypeError            Type = "error"
@@ -201,6 +202,13 @@ type PolicyChange struct {
 	Policy string `json:"policy"`
 }
 
+// PlanMode records that plan mode was turned on (tool calls are then
+// read-only, and the policy of the last policy_change comes back when it
+// ends) or off.
+type PlanMode struct {
+	On bool `json:"on"`
+}
+
 // Compaction records that the messages of the records FromSeq..ToSeq
 // (inclusive) were replaced by one user message, Summary, in the
 // conversation sent to the model. The records stay in the log, so a rewind
@@ -295,6 +303,9 @@ func (ModelChange) Type() Type { return TypeModelChange }
 func (PolicyChange) Type() Type { return TypePolicyChange }
 
 // Type implements Body.
+func (PlanMode) Type() Type { return TypePlanMode }
+
+// Type implements Body.
 func (Compaction) Type() Type { return TypeCompaction }
 
 // Type implements Body.
@@ -324,6 +335,7 @@ func (Grant) isBody()            {}
 func (Usage) isBody()            {}
 func (ModelChange) isBody()      {}
 func (PolicyChange) isBody()     {}
+func (PlanMode) isBody()         {}
 func (Compaction) isBody()       {}
 func (Rewind) isBody()           {}
 func (ErrorRecord) isBody()      {}

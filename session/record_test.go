@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 // allTypes lists every record type; sample has a case for each.
 var allTypes = []Type{
 	TypeUserMessage, TypeAssistantMessage, TypeAssistantDelta, TypeToolResult, TypeApproval, TypeGrant,
-	TypeUsage, TypeModelChange, TypePolicyChange, TypeCompaction, TypeRewind, TypeError, TypeCheckpoint,
+	TypeUsage, TypeModelChange, TypePolicyChange, TypePlanMode, TypeCompaction, TypeRewind, TypeError, TypeCheckpoint,
 	TypeSnapshot, TypeRequest, TypeTitle,
 }
 
@@ -42,6 +42,8 @@ func sample(t Type) Body {
 		return ModelChange{Model: "other-model"}
 	case TypePolicyChange:
 		return PolicyChange{Policy: "auto-edit"}
+	case TypePlanMode:
+		return PlanMode{On: true}
 	case TypeCompaction:
 		return Compaction{Summary: "We fixed the parser.", FromSeq: 1, ToSeq: 40}
 	case TypeRewind:

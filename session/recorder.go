@@ -20,11 +20,13 @@ import (
 // interface). It is safe for concurrent use.
 //
 // An answer is written as deltas while it streams and as one
-// assistant_message when the model request ends. The agent has no event for
-// that end; the Recorder takes it from the events that can only follow a
-// kept answer: the first approval, tool start or result of one of its calls,
-// or the end of the turn. A turn that ends cancelled keeps the partial answer
-// marked interrupted; a failed one drops it, as the agent does.
+// assistant_message when the agent appends it to the conversation
+// (agent.EventMessageAppended, sent before any of its calls runs), from the
+// message itself: an answer cut short comes marked interrupted, and a tool
+// result is written when the agent appends it too. An answer the agent
+// streamed but did not keep settles with the turn: a done turn writes it
+// (the agent drops an answer of only reasoning, which the transcript still
+// shows), any other turn discards its deltas.
 type Recorder struct {
 	prefix string // makes stream ids unique across resumes and forks
 
@@ -34,6 +36,10 @@ type Recorder struct {
 	turn       int
 	nextStream int
 	cur        *liveAnswer
+	// results are the calls whose result an appended tool message wrote,
+	// so their EventToolFinished adds nothing; a call that finishes
+	// without one was abandoned with its answer, and its result only shows.
+	results map[string]bool
 	// held are error records that arrived while an answer was streaming;
 	// they follow its assistant_message.
 	held []Body
@@ -49,8 +55,6 @@ type Recorder struct {
 type liveAnswer struct {
 	stream          string
 	text, reasoning strings.Builder
-	calls           []ToolCall
-	ready           map[string]bool
 }
 
 // NewRecorder returns a Recorder writing to w. For a resumed session, call
@@ -58,7 +62,7 @@ type liveAnswer struct {
 func NewRecorder(w *Writer) *Recorder {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return &Recorder{w: w, store: NewStore(w.Path()), prefix: hex.EncodeToString(b[:])}
+	return &Recorder{w: w, store: NewStore(w.Path()), prefix: hex.EncodeToString(b[:]), results: map[string]bool{}}
 }
 
 // Switch makes the Recorder write to w from now on, as when /resume or
@@ -75,6 +79,7 @@ func (r *Recorder) Switch(w *Writer, lastTurn int) error {
 	r.mu.Lock()
 	// A failure of the old log is reported here; the new one starts clean.
 	r.w, r.store, r.turn, r.cur, r.err = w, NewStore(w.Path()), lastTurn, nil, nil
+	clear(r.results)
 	r.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("sync the session left behind: %w", err)
@@ -176,17 +181,13 @@ func (r *Recorder) WaitRecorded(ctx context.Context, n uint64) error {
 // a model request or a tool call when the log cannot take it (a full disk).
 // It returns nil, without checking, when ctx ends first: nothing follows.
 //
-// An answer still held (its calls are ready; the agent checks before it
-// runs the first, and the answer is otherwise written when that call
-// starts running) is written first: a call must not run unless the answer
-// that asked for it is in the log.
+// A call never runs unless the answer that asked for it is in the log: the
+// agent appends the answer, and so emits its EventMessageAppended, before
+// it checks for the first call, so the n events recorded include it.
 func (r *Recorder) Check(ctx context.Context, n uint64) error {
 	if r.WaitRecorded(ctx, n) != nil {
 		return nil
 	}
-	r.mu.Lock()
-	r.finishAnswerLocked(false)
-	r.mu.Unlock()
 	if err := r.Writer().Written(); err != nil {
 		r.mu.Lock()
 		if r.err == nil {
@@ -218,6 +219,14 @@ func (r *Recorder) Titled(title string, renamed bool) {
 func (r *Recorder) PolicyChanged(p agent.Policy) {
 	r.mu.Lock()
 	r.appendLocked(PolicyChange{Policy: p.String()})
+	r.mu.Unlock()
+}
+
+// PlanChanged records that plan mode was turned on or off (call it with
+// agent.EnterPlan and LeavePlan), so a resumed session comes back in it.
+func (r *Recorder) PlanChanged(on bool) {
+	r.mu.Lock()
+	r.appendLocked(PlanMode{On: on})
 	r.mu.Unlock()
 }
 
@@ -256,6 +265,7 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		// written at its end, and the agent may already be running this
 		// one's tools while its events wait in the channel.
 		r.cur, r.held = nil, nil
+		clear(r.results)
 		r.turn++
 		r.appendLocked(UserMessage{Turn: r.turn, Text: ev.Text})
 	case agent.EventTextDelta:
@@ -266,30 +276,20 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		a := r.answerLocked()
 		a.reasoning.WriteString(ev.Text)
 		r.w.ReasoningDelta(a.stream, ev.Text)
-	case agent.EventToolCallStarted:
+	case agent.EventToolCallStarted, agent.EventToolCallReady:
+		// The calls are written with the answer that holds them; errors
+		// from here on follow it.
 		r.answerLocked()
-	case agent.EventToolCallReady:
-		a := r.answerLocked()
-		if ev.Call != nil {
-			args := string(ev.Call.Args)
-			if args == "" {
-				args = "{}" // what the agent keeps for arguments it could not repair
-			}
-			a.calls = append(a.calls, ToolCall{ID: ev.Call.ID, Name: ev.Call.Name, Arguments: args})
-			a.ready[ev.Call.ID] = true
-		}
-	case agent.EventApprovalRequested:
-		r.finishAnswerLocked(false)
+	case agent.EventMessageAppended:
+		return r.appendedLocked(ev)
 	case agent.EventApprovalResolved:
-		r.finishAnswerLocked(false)
 		r.recordApprovalLocked(ev)
-	case agent.EventToolRunning:
-		r.finishAnswerLocked(false)
-	case agent.EventToolOutput:
-		// Live output; the result holds what the model saw.
+	case agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput:
+		// Live progress; the result holds what the model saw.
 	case agent.EventToolFinished:
-		if r.cur != nil && ev.Call != nil && r.cur.ready[ev.Call.ID] {
-			r.finishAnswerLocked(false)
+		if ev.Call != nil && r.results[ev.Call.ID] {
+			delete(r.results, ev.Call.ID) // written when the agent appended it
+			return false
 		}
 		r.flushFilesLocked()
 		r.recordResultLocked(ev)
@@ -333,8 +333,46 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 	return false
 }
 
-// endTurnLocked settles the answer in progress as the agent did: kept when
-// done, kept marked interrupted when cancelled, dropped when failed.
+// appendedLocked records a message the agent appended to the conversation
+// and reports whether the log must be synced (after a tool result).
+func (r *Recorder) appendedLocked(ev agent.Event) bool {
+	m := ev.Message
+	if m == nil {
+		return false
+	}
+	switch m.Role {
+	case provider.RoleUser:
+		// Written at EventTurnStarted, which carries the same text and
+		// opens the turn's records.
+	case provider.RoleAssistant:
+		rec := AssistantMessage{Text: m.Content, Reasoning: m.Reasoning, Interrupted: ev.Interrupted}
+		if ev.Interrupted {
+			rec.Text = ev.Text // the mark is the agent's; Restore adds it back
+		}
+		for _, c := range m.ToolCalls {
+			rec.ToolCalls = append(rec.ToolCalls, ToolCall(c))
+		}
+		if r.cur != nil {
+			rec.Stream = r.cur.stream
+			r.cur = nil
+		}
+		r.appendLocked(rec)
+		r.appendHeldLocked()
+	case provider.RoleTool:
+		r.flushFilesLocked()
+		r.recordResultLocked(ev)
+		if ev.Call != nil {
+			r.results[ev.Call.ID] = true
+		}
+		return true
+	case provider.RoleSystem:
+		// The system prompt is in the header, never appended.
+	}
+	return false
+}
+
+// endTurnLocked settles an answer streamed but not kept (see Recorder)
+// and writes why the turn ended when it did not end well.
 func (r *Recorder) endTurnLocked(ev agent.Event) {
 	fin := ev.Finish
 	if fin == nil {
@@ -342,14 +380,11 @@ func (r *Recorder) endTurnLocked(ev agent.Event) {
 	}
 	switch fin.Reason {
 	case agent.FinishDone:
-		r.finishAnswerLocked(false)
+		r.settleUnkeptLocked(true)
 	case agent.FinishCancelled:
-		r.finishAnswerLocked(true)
+		r.settleUnkeptLocked(false)
 	case agent.FinishFailed:
-		if r.cur != nil {
-			r.w.DiscardDelta(r.cur.stream)
-			r.cur = nil
-		}
+		r.settleUnkeptLocked(false)
 		r.appendHeldLocked()
 		err := fin.Err
 		if err == nil {
@@ -359,16 +394,16 @@ func (r *Recorder) endTurnLocked(ev agent.Event) {
 			r.appendLocked(ErrorRecord{Kind: errorKind(err), Message: err.Error()})
 		}
 	case agent.FinishStepLimit:
-		r.finishAnswerLocked(false)
+		r.settleUnkeptLocked(true)
 		msg := "the turn stopped at the step limit"
 		if fin.Err != nil {
 			msg = fin.Err.Error()
 		}
 		r.appendLocked(ErrorRecord{Kind: "step_limit", Message: msg})
 	case agent.FinishBudget:
-		// Like a cancel: an answer cut off by the time budget is kept
-		// interrupted, as the agent keeps it.
-		r.finishAnswerLocked(true)
+		// An answer the time budget cut short was appended interrupted;
+		// one the spending budget stopped between retries was dropped.
+		r.settleUnkeptLocked(false)
 		msg := "the turn stopped at its budget"
 		if fin.Err != nil {
 			msg = fin.Err.Error()
@@ -383,25 +418,25 @@ func (r *Recorder) endTurnLocked(ev agent.Event) {
 func (r *Recorder) answerLocked() *liveAnswer {
 	if r.cur == nil {
 		r.nextStream++
-		r.cur = &liveAnswer{stream: fmt.Sprintf("%s-%d", r.prefix, r.nextStream), ready: map[string]bool{}}
+		r.cur = &liveAnswer{stream: fmt.Sprintf("%s-%d", r.prefix, r.nextStream)}
 	}
 	return r.cur
 }
 
-// finishAnswerLocked writes the answer in progress, if any. An interrupted
-// answer keeps no calls: none of them was complete, and the agent drops
-// them.
-func (r *Recorder) finishAnswerLocked(interrupted bool) {
+// settleUnkeptLocked ends the answer still streaming at the end of a turn,
+// which the agent did not append: write writes what streamed (without
+// calls: the agent kept none of them), else its deltas are discarded.
+func (r *Recorder) settleUnkeptLocked(write bool) {
 	a := r.cur
 	if a == nil {
 		return
 	}
 	r.cur = nil
-	m := AssistantMessage{Stream: a.stream, Text: a.text.String(), Reasoning: a.reasoning.String(), Interrupted: interrupted}
-	if !interrupted {
-		m.ToolCalls = a.calls
+	if !write {
+		r.w.DiscardDelta(a.stream)
+		return
 	}
-	r.appendLocked(m)
+	r.appendLocked(AssistantMessage{Stream: a.stream, Text: a.text.String(), Reasoning: a.reasoning.String()})
 	r.appendHeldLocked()
 }
 

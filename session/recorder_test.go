@@ -140,10 +140,27 @@ func roundTrips() []roundTrip {
 			name:     "cancelled mid-answer keeps the partial text",
 			scripts:  []script{{Deltas: []provider.Delta{text("I will")}, Hang: true}},
 			cancelAt: agent.EventTextDelta,
-			check: func(t *testing.T, _ *harness, st State, _ []Record) {
+			check: func(t *testing.T, _ *harness, st State, raw []Record) {
 				last := st.Entries[len(st.Entries)-1]
 				if !last.Interrupted || last.Text != "I will" {
 					t.Errorf("last entry = %+v, want the interrupted answer", last)
+				}
+				m := findBody[AssistantMessage](raw)
+				if len(m) != 1 || !m[0].Interrupted || m[0].Text != "I will" || m[0].Stream == "" || len(m[0].ToolCalls) != 0 {
+					t.Errorf("assistant messages = %+v, want the partial text, marked interrupted, under its stream", m)
+				}
+			},
+		},
+		{
+			name:    "an answer of only reasoning shows but is not kept",
+			scripts: []script{{Deltas: []provider.Delta{reasoning("Nothing to say."), usage(10, 3, 0), finish(provider.FinishStop)}}},
+			check: func(t *testing.T, _ *harness, st State, raw []Record) {
+				m := findBody[AssistantMessage](raw)
+				if len(m) != 1 || m[0].Reasoning != "Nothing to say." || m[0].Text != "" || m[0].Interrupted {
+					t.Errorf("assistant messages = %+v, want the reasoning alone", m)
+				}
+				if last := st.Entries[len(st.Entries)-1]; last.Kind != EntryAssistant || last.Reasoning != "Nothing to say." {
+					t.Errorf("last entry = %+v, want the reasoning", last)
 				}
 			},
 		},
@@ -217,7 +234,7 @@ func roundTrips() []roundTrip {
 				calls("", "no_such_tool", `{}`, "read_file", "not json at all"),
 				answer("sorry"),
 			},
-			check: func(t *testing.T, _ *harness, st State, _ []Record) {
+			check: func(t *testing.T, _ *harness, st State, raw []Record) {
 				var statuses []Status
 				for _, e := range st.Entries {
 					if e.Kind == EntryTool {
@@ -226,6 +243,12 @@ func roundTrips() []roundTrip {
 				}
 				if !reflect.DeepEqual(statuses, []Status{StatusError, StatusError}) {
 					t.Errorf("statuses = %v", statuses)
+				}
+				// The arguments as the agent keeps them: {} for ones it
+				// could not repair.
+				m := findBody[AssistantMessage](raw)
+				if len(m) == 0 || len(m[0].ToolCalls) != 2 || m[0].ToolCalls[0].Arguments != `{}` || m[0].ToolCalls[1].Arguments != `{}` {
+					t.Errorf("assistant messages = %+v", m)
 				}
 			},
 		},
@@ -316,6 +339,9 @@ func TestRecorderRoundTrip(t *testing.T) {
 		if !seen[k] {
 			t.Errorf("no scenario produced %s", k)
 		}
+	}
+	if !seen[agent.EventMessageAppended] {
+		t.Errorf("no scenario produced %s", agent.EventMessageAppended)
 	}
 }
 

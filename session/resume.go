@@ -28,6 +28,9 @@ type State struct {
 	// Model and Policy are the ones in force at the end of the log.
 	Model  string
 	Policy agent.Policy
+	// Planning is true when the session was in plan mode: tool calls then
+	// use read-only, and Policy comes back when plan mode ends.
+	Planning bool
 	// Grants are the "allow for this session" keys (agent.Options.Grants).
 	Grants []string
 	// Usage sums every model request of the session; LastUsage is the last
@@ -272,6 +275,8 @@ func (f *folder) add(r Record) {
 		}
 		f.st.Policy = p
 		f.entry(r, Entry{Kind: EntryNotice, Turn: f.curTurn(), Text: "Approval policy: " + p.String()})
+	case PlanMode:
+		f.st.Planning = b.On
 	case Compaction:
 		f.compact(r, b)
 	case Rewind:

@@ -49,7 +49,7 @@ func benchModel(b *testing.B, n int) *model {
 	b.Helper()
 	fb := newFakeBackend()
 	b.Cleanup(fb.close)
-	m := newModel(b.Context(), Options{Agent: fb, Theme: "dark", Workspace: "/w"}, noEnv)
+	m := newModel(b.Context(), Options{App: fb, Theme: "dark", Workspace: "/w"}, noEnv)
 	m.clock = func() time.Time { return fixedClock }
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	for i := range n / 2 {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tui/markdown"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // userBlock is a message the user sent.

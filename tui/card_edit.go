@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/ternhq/tern/tui/sanitize"
+import "github.com/ternhq/tern/internal/sanitize"
 
 // editCard draws edit_file calls: the file and the change as a diff.
 type editCard struct{}

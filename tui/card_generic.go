@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/ternhq/tern/tui/sanitize"
+import "github.com/ternhq/tern/internal/sanitize"
 
 // genericCard draws the cards of tools tern has no renderer for: the path,
 // else any string argument, as the main argument, and the result when open.

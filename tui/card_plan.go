@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/ternhq/tern/tui/sanitize"
+import "github.com/ternhq/tern/internal/sanitize"
 
 // planCard draws propose_plan calls: the plan is what the user decides on,
 // so it is shown whole, as Markdown, even while awaiting approval.

@@ -1,6 +1,6 @@
 package tui
 
-import "github.com/ternhq/tern/tui/sanitize"
+import "github.com/ternhq/tern/internal/sanitize"
 
 // writeCard draws write_file calls: the file and its new content as a diff.
 type writeCard struct{}

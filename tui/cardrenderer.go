@@ -2,8 +2,8 @@ package tui
 
 import (
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // cardRenderer draws what is particular to one tool's cards; the toolCard

@@ -6,20 +6,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 )
-
-// UndoConflicts is the error Options.Undo returns when it changed nothing
-// because files changed outside tern since tern last wrote them; /undo
-// force overwrites them.
-type UndoConflicts struct {
-	Paths []string
-}
-
-// Error lists the conflicting files.
-func (e *UndoConflicts) Error() string {
-	return "changed outside tern since tern last wrote them: " + strings.Join(e.Paths, ", ")
-}
 
 // diffMsg carries the session's changes for /diff.
 type diffMsg struct {
@@ -35,14 +24,14 @@ type undoMsg struct {
 }
 
 func (m *model) cmdExport(args string) tea.Cmd {
-	if m.opts.Export == nil {
+	if !m.be.Recorded() {
 		m.setNotice("export: this session is not recorded", true)
 		return nil
 	}
-	export := m.opts.Export
+	be := m.be
 	m.setNotice("exporting…", false)
 	return func() tea.Msg {
-		path, err := export(args)
+		path, err := be.Export(args)
 		if err != nil {
 			return noticeMsg{text: "export: " + sanitize.Clean(err.Error()), bad: true}
 		}
@@ -51,14 +40,14 @@ func (m *model) cmdExport(args string) tea.Cmd {
 }
 
 func (m *model) cmdDiff(string) tea.Cmd {
-	if m.opts.Diff == nil {
+	if !m.be.Recorded() {
 		m.setNotice("diff: this session is not recorded", true)
 		return nil
 	}
-	diff, ctx := m.opts.Diff, m.ctx
+	be, ctx := m.be, m.ctx
 	m.setNotice("collecting changes…", false)
 	return func() tea.Msg {
-		d, err := diff(ctx)
+		d, err := be.Diff(ctx)
 		return diffMsg{diff: d, err: err}
 	}
 }
@@ -78,7 +67,7 @@ func (m *model) onDiff(msg diffMsg) {
 }
 
 func (m *model) cmdUndo(args string) tea.Cmd {
-	if m.opts.Undo == nil {
+	if !m.be.Recorded() {
 		m.setNotice("undo: this session is not recorded", true)
 		return nil
 	}
@@ -91,12 +80,12 @@ func (m *model) cmdUndo(args string) tea.Cmd {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /undo", true)
 		return nil
 	}
-	undo, ctx := m.opts.Undo, m.ctx
+	be, ctx := m.be, m.ctx
 	m.busy = true // nothing may start while files are put back
 	m.turnStart = m.rc.now
 	m.setNotice("undoing the last turn's file changes…", false)
 	return func() tea.Msg {
-		s, err := undo(ctx, force)
+		s, err := be.Undo(ctx, force)
 		return undoMsg{summary: s, err: err, force: force}
 	}
 }
@@ -104,7 +93,7 @@ func (m *model) cmdUndo(args string) tea.Cmd {
 // onUndo says what /undo did, or which files stopped it.
 func (m *model) onUndo(msg undoMsg) tea.Cmd {
 	m.busy = false
-	var uc *UndoConflicts
+	var uc *app.UndoConflicts
 	switch {
 	case errors.As(msg.err, &uc):
 		m.setNotice("undo stopped: "+sanitize.Clean(strings.Join(uc.Paths, ", "))+

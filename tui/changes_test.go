@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 )
@@ -61,16 +62,19 @@ func TestExportCommand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var got string
-			m, _ := newTestModel(t, Options{Export: func(path string) (string, error) {
-				got = path
-				if tt.err != nil {
-					return "", tt.err
+			m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+				f.recorded = true
+				f.export = func(path string) (string, error) {
+					got = path
+					if tt.err != nil {
+						return "", tt.err
+					}
+					if path == "" {
+						return "/w/tern-abc.md", nil
+					}
+					return path, nil
 				}
-				if path == "" {
-					return "/w/tern-abc.md", nil
-				}
-				return path, nil
-			}})
+			})
 			typeText(m, tt.line)
 			press(m, keyEnter)
 			if got != tt.wantArg {
@@ -88,7 +92,10 @@ func TestDiffCommand(t *testing.T) {
 	diff := "--- a/main.go\n+++ b/main.go\n@@ -1,2 +1,2 @@\n package main\n-var x = 1\n+var x = 2\n" +
 		"--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+hello\n" +
 		"Binary file logo.png changed\n"
-	m, _ := newTestModel(t, Options{Diff: func(context.Context) (string, error) { return diff, nil }})
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.recorded = true
+		f.diff = func(context.Context) (string, error) { return diff, nil }
+	})
 	typeText(m, "/diff")
 	press(m, keyEnter)
 	s := screen(m)
@@ -98,14 +105,20 @@ func TestDiffCommand(t *testing.T) {
 		}
 	}
 
-	empty, _ := newTestModel(t, Options{Diff: func(context.Context) (string, error) { return "", nil }})
+	empty, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.recorded = true
+		f.diff = func(context.Context) (string, error) { return "", nil }
+	})
 	typeText(empty, "/diff")
 	press(empty, keyEnter)
 	if empty.notice != "no files changed in this session" {
 		t.Errorf("empty /diff notice %q", empty.notice)
 	}
 
-	failing, _ := newTestModel(t, Options{Diff: func(context.Context) (string, error) { return "", errors.New("log unreadable") }})
+	failing, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.recorded = true
+		f.diff = func(context.Context) (string, error) { return "", errors.New("log unreadable") }
+	})
 	typeText(failing, "/diff")
 	press(failing, keyEnter)
 	if failing.notice != "diff: log unreadable" || !failing.noticeBad {
@@ -125,13 +138,16 @@ func TestUndoCommand(t *testing.T) {
 	t.Parallel()
 	var forces []bool
 	conflict := true
-	m, _ := newTestModel(t, Options{Undo: func(_ context.Context, force bool) (string, error) {
-		forces = append(forces, force)
-		if conflict && !force {
-			return "", &UndoConflicts{Paths: []string{"main.go", "go.mod"}}
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.recorded = true
+		f.undo = func(_ context.Context, force bool) (string, error) {
+			forces = append(forces, force)
+			if conflict && !force {
+				return "", &app.UndoConflicts{Paths: []string{"main.go", "go.mod"}}
+			}
+			return "undid turn 2: restored main.go", nil
 		}
-		return "undid turn 2: restored main.go", nil
-	}})
+	})
 	typeText(m, "/undo")
 	press(m, keyEnter)
 	if !strings.Contains(m.notice, "main.go, go.mod") || !strings.Contains(m.notice, "/undo force") || !m.noticeBad {

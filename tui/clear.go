@@ -6,14 +6,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
-// clearMsg carries how the backend's Reset for /clear ended.
+// clearMsg carries how the session's Reset for /clear ended.
 type clearMsg struct{ err error }
 
-// cmdClear is /clear: the backend resets in a command, because starting a
+// cmdClear is /clear: the session resets in a command, because starting a
 // new session log creates and syncs a file, which must not stall the
 // screen. Nothing may start meanwhile; what is typed waits in the queue.
 func (m *model) cmdClear(string) tea.Cmd {
@@ -29,7 +29,7 @@ func (m *model) cmdClear(string) tea.Cmd {
 	return func() tea.Msg { return clearMsg{err: be.Reset()} }
 }
 
-// onClear empties the screen once the backend reset, and says what went
+// onClear empties the screen once the session reset, and says what went
 // wrong if something did.
 func (m *model) onClear(msg clearMsg) tea.Cmd {
 	m.busy = false

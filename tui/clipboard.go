@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // clipboard is the ways /copy can hand text to the clipboard. The model

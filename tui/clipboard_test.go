@@ -36,7 +36,7 @@ func TestCopySaysHow(t *testing.T) {
 			t.Parallel()
 			fb := newFakeBackend()
 			t.Cleanup(fb.close)
-			m := newModel(context.Background(), Options{Agent: fb, Theme: "dark"}, func(k string) string {
+			m := newModel(context.Background(), Options{App: fb, Theme: "dark"}, func(k string) string {
 				if k == "TMUX" {
 					return tt.tmux
 				}

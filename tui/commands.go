@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -9,7 +10,8 @@ import (
 	"github.com/sahilm/fuzzy"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // command is one slash command. The table is data: later features add rows.
@@ -164,22 +166,22 @@ func (m *model) cmdModel(args string) tea.Cmd {
 	if args != "" {
 		return m.setModel(args)
 	}
-	if m.opts.Models == nil {
-		m.setNotice("model: "+m.be.Model()+" · type /model <id> to switch", false)
-		return nil
-	}
-	list, ctx := m.opts.Models, m.ctx
+	be, ctx := m.be, m.ctx
 	m.setNotice("listing models…", false)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 		defer cancel()
-		models, err := list(ctx)
+		models, err := be.Models(ctx)
 		return modelsMsg{models: models, err: err}
 	}
 }
 
 // onModels opens the model picker.
 func (m *model) onModels(msg modelsMsg) {
+	if errors.Is(msg.err, app.ErrUnavailable) {
+		m.setNotice("model: "+m.be.Model()+" · type /model <id> to switch", false)
+		return
+	}
 	if msg.err != nil || len(msg.models) == 0 {
 		why := "the gateway listed none"
 		if msg.err != nil {
@@ -209,21 +211,22 @@ func (m *model) onModels(msg modelsMsg) {
 }
 
 // setModel switches the model from the next request on and, through
-// Options.RememberModel, makes it the default of new sessions.
+// RememberModel, makes it the default of new sessions; a session with no
+// home to keep it in holds the pick for itself only.
 func (m *model) setModel(id string) tea.Cmd {
 	m.be.SetModel(id)
-	remember := m.opts.RememberModel
-	if remember == nil {
-		m.setNotice("model: "+id+" (from the next request)", false)
-		return nil
-	}
 	m.setNotice("model: "+id+" (from the next request, and for new sessions)", false)
-	return func() tea.Msg {
-		if err := remember(id); err != nil {
+	be := m.be
+	return tea.Batch(m.lookupWindow(), func() tea.Msg {
+		err := be.RememberModel(id)
+		if errors.Is(err, app.ErrUnavailable) {
+			return noticeMsg{text: "model: " + id + " (from the next request)"}
+		}
+		if err != nil {
 			return noticeMsg{text: "model: " + id + " is used in this session, but not remembered for new ones: " + sanitize.Clean(err.Error()), bad: true}
 		}
 		return nil
-	}
+	})
 }
 
 func (m *model) cmdApproval(args string) tea.Cmd {

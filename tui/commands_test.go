@@ -168,7 +168,7 @@ func TestModelCommand(t *testing.T) {
 func TestModelPicker(t *testing.T) {
 	t.Parallel()
 	list := func(context.Context) ([]string, error) { return []string{"alpha-1", "beta-2", "gamma-3"}, nil }
-	m, fb := newTestModel(t, Options{Models: list})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.models = list })
 	typeText(m, "/model")
 	press(m, keyEnter)
 	if m.pal == nil || m.pal.kind != palModels {
@@ -187,7 +187,7 @@ func TestModelPicker(t *testing.T) {
 func TestModelPickerError(t *testing.T) {
 	t.Parallel()
 	list := func(context.Context) ([]string, error) { return nil, errors.New("404") }
-	m, _ := newTestModel(t, Options{Models: list})
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.models = list })
 	typeText(m, "/model")
 	press(m, keyEnter)
 	if m.pal != nil || !strings.Contains(m.notice, "/model <id>") {

@@ -8,14 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
-
-// compacter is the Backend's /compact; *agent.Agent has it. A backend
-// without it (a test fake) makes /compact say it is unavailable.
-type compacter interface {
-	Compact(focus string) error
-}
 
 // compactBlock shows a compaction: a labelled header, what it replaced,
 // and the model's summary as Markdown, so the user sees what the model
@@ -89,16 +83,11 @@ func (b *compactBlock) render(rc *renderCtx) []string {
 
 // cmdCompact runs /compact [focus].
 func (m *model) cmdCompact(args string) tea.Cmd {
-	c, ok := m.be.(compacter)
-	if !ok {
-		m.setNotice("compact: not available in this session", true)
-		return nil
-	}
 	if m.busy {
 		m.setNotice("the agent is working: wait for it (or press "+firstKey(m.keys.Interrupt)+"), then /compact", true)
 		return nil
 	}
-	if err := c.Compact(args); err != nil {
+	if err := m.be.Compact(args); err != nil {
 		m.setNotice("compact: "+err.Error(), true)
 		return nil
 	}

@@ -3,94 +3,17 @@ package tui
 import (
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
 )
 
-// featureBackend adds /compact and plan mode to the fake backend, the way
-// *agent.Agent has them.
-type featureBackend struct {
-	*fakeBackend
-	fmu        sync.Mutex
-	focuses    []string
-	compactErr error
-	planning   bool
-	prev       agent.Policy
-	accepted   int
-}
-
-func newFeatureModel(t *testing.T, opts Options) (*model, *featureBackend) {
-	t.Helper()
-	fb := &featureBackend{fakeBackend: newFakeBackend()}
-	t.Cleanup(fb.close)
-	opts.Agent = fb
-	m, _ := newTestModel(t, opts)
-	return m, fb
-}
-
-func (f *featureBackend) Compact(focus string) error {
-	f.fmu.Lock()
-	defer f.fmu.Unlock()
-	if f.compactErr != nil {
-		return f.compactErr
-	}
-	f.focuses = append(f.focuses, focus)
-	return nil
-}
-
-func (f *featureBackend) EnterPlan() {
-	f.fmu.Lock()
-	defer f.fmu.Unlock()
-	if !f.planning {
-		f.planning, f.prev = true, f.Policy()
-		f.SetPolicy(agent.PolicyReadOnly)
-	}
-}
-
-func (f *featureBackend) LeavePlan() agent.Policy {
-	f.fmu.Lock()
-	defer f.fmu.Unlock()
-	if f.planning {
-		f.planning = false
-		f.SetPolicy(f.prev)
-	}
-	return f.Policy()
-}
-
-func (f *featureBackend) Planning() bool {
-	f.fmu.Lock()
-	defer f.fmu.Unlock()
-	return f.planning
-}
-
-func (f *featureBackend) PlanPolicy() agent.Policy {
-	f.fmu.Lock()
-	defer f.fmu.Unlock()
-	if f.planning {
-		return f.prev
-	}
-	return f.Policy()
-}
-
-func (f *featureBackend) AcceptPlanWith(p agent.Policy) error {
-	f.LeavePlan()
-	if p != 0 {
-		f.SetPolicy(p)
-	}
-	f.fmu.Lock()
-	f.accepted++
-	f.fmu.Unlock()
-	return f.Submit(agent.PlanAccepted)
-}
-
 const testSummary = "## Goal\nFix the parser.\n## Open tasks\n- run the tests"
 
 func TestCompactCommandShowsTheSummary(t *testing.T) {
 	t.Parallel()
-	m, fb := newFeatureModel(t, Options{})
+	m, fb := newTestModel(t, Options{})
 	typeText(m, "/compact the parser")
 	press(m, keyEnter)
 	if len(fb.focuses) != 1 || fb.focuses[0] != "the parser" || !m.busy {
@@ -127,7 +50,7 @@ func TestCompactRefusalsAndFailures(t *testing.T) {
 	t.Parallel()
 	t.Run("busy", func(t *testing.T) {
 		t.Parallel()
-		m, fb := newFeatureModel(t, Options{})
+		m, fb := newTestModel(t, Options{})
 		events(m, agent.Event{Kind: agent.EventTurnStarted, Text: "go"})
 		typeText(m, "/compact")
 		press(m, keyEnter)
@@ -137,7 +60,7 @@ func TestCompactRefusalsAndFailures(t *testing.T) {
 	})
 	t.Run("nothing to compact", func(t *testing.T) {
 		t.Parallel()
-		m, _ := newFeatureModel(t, Options{})
+		m, _ := newTestModel(t, Options{})
 		typeText(m, "/compact")
 		press(m, keyEnter)
 		events(m, agent.Event{Kind: agent.EventCompactionFinished, Compaction: &agent.Compaction{}, Err: agent.ErrNothingToCompact})
@@ -147,7 +70,7 @@ func TestCompactRefusalsAndFailures(t *testing.T) {
 	})
 	t.Run("cancelled", func(t *testing.T) {
 		t.Parallel()
-		m, fb := newFeatureModel(t, Options{})
+		m, fb := newTestModel(t, Options{})
 		typeText(m, "/compact")
 		press(m, keyEnter)
 		events(m, agent.Event{Kind: agent.EventCompactionStarted, Compaction: &agent.Compaction{}})
@@ -160,20 +83,11 @@ func TestCompactRefusalsAndFailures(t *testing.T) {
 			t.Fatalf("busy %v\n%s", m.busy, s)
 		}
 	})
-	t.Run("unavailable", func(t *testing.T) {
-		t.Parallel()
-		m, _ := newTestModel(t, Options{})
-		typeText(m, "/compact")
-		press(m, keyEnter)
-		if !strings.Contains(m.notice, "not available") {
-			t.Fatalf("notice %q", m.notice)
-		}
-	})
 }
 
 func TestAutoCompactionInATurn(t *testing.T) {
 	t.Parallel()
-	m, _ := newFeatureModel(t, Options{})
+	m, _ := newTestModel(t, Options{})
 	events(m, agent.Event{Kind: agent.EventTurnStarted, Text: "go"},
 		agent.Event{Kind: agent.EventCompactionStarted, Compaction: &agent.Compaction{Auto: true, Tokens: 110_000, Window: 128_000}},
 		agent.Event{Kind: agent.EventCompactionFinished, Compaction: &agent.Compaction{Auto: true, Summary: testSummary, Replaced: 30, Kept: 2}})
@@ -190,7 +104,7 @@ func TestResumedSessionShowsCompactionAndTodo(t *testing.T) {
 	t.Parallel()
 	todo := `{"items":[{"text":"read the code","status":"done"},{"text":"fix the bug","status":"pending"}]}`
 	call := &agent.Call{ID: "c1", Name: "todo_write", Args: []byte(todo)}
-	m, _ := newFeatureModel(t, Options{Replay: []agent.Event{
+	m, _ := newTestModel(t, Options{Replay: []agent.Event{
 		{Kind: agent.EventTurnStarted, Text: "plan it"},
 		{Kind: agent.EventToolCallStarted, Call: &agent.Call{ID: "c1", Name: "todo_write"}},
 		{Kind: agent.EventToolCallReady, Call: call},

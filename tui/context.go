@@ -20,102 +20,65 @@ const bytesPerToken = agent.BytesPerToken
 // contextWarnPercent is the context use from which the status line warns.
 const contextWarnPercent = 80
 
-// ContextInfo is what the next model request will contain, in bytes of
-// text, for /context. Window is the model's context size in tokens when the
-// caller knows it (else Options.ContextWindow, else an assumed default);
-// WindowAssumed marks a window that is a guess.
-type ContextInfo struct {
-	System, Tools, Memory        int
-	User, Assistant, ToolResults int
-	Window                       int
-	WindowAssumed                bool
-}
-
-// ContextFromAgent converts the agent's breakdown for Options.Context.
-func ContextFromAgent(c agent.ContextBytes) ContextInfo {
-	return ContextInfo{
-		System: c.System, Tools: c.Tools, Memory: c.Memory,
-		User: c.User, Assistant: c.Assistant, ToolResults: c.ToolResults,
-	}
-}
-
-// window resolves the context window: ContextInfo's, else the config's,
-// else the gateway's model list's, else assumedWindow.
-func (m *model) window(ci ContextInfo) (tokens int, assumed bool) {
-	if ci.Window > 0 {
-		return ci.Window, ci.WindowAssumed
-	}
-	return m.modelWindow()
-}
-
-// modelWindow is the current model's window: the config's, else the one
-// the gateway's model list reported, else assumedWindow (assumed).
+// modelWindow is the current model's window as the session reported it
+// (configured, from the gateway, or assumed), else assumedWindow (assumed)
+// until it answered.
 func (m *model) modelWindow() (tokens int, assumed bool) {
-	model := m.be.Model()
-	switch {
-	case m.opts.ContextWindow > 0 && model == m.pricedModel:
-		return m.opts.ContextWindow, false
-	case m.meter.window.model == model && m.meter.window.tokens > 0:
-		return m.meter.window.tokens, false
+	if w := &m.meter.window; w.model == m.be.Model() && w.tokens > 0 {
+		return w.tokens, w.assumed
 	}
 	return assumedWindow, true
 }
 
-// gatewayWindow is what the gateway's model list said of a model's window.
-type gatewayWindow struct {
-	model  string
-	tokens int
-	asked  bool
+// modelWindowInfo is what the session said of a model's window.
+type modelWindowInfo struct {
+	model   string
+	tokens  int
+	assumed bool
+	asked   bool
 }
 
-// windowMsg carries the gateway's answer about a model's window.
+// windowMsg carries the session's answer about a model's window.
 type windowMsg struct {
-	model  string
-	tokens int
+	model   string
+	tokens  int
+	assumed bool
 }
 
-// lookupWindow asks the gateway's model list for the current model's
-// window once, when the config does not give it.
+// lookupWindow asks the session for the current model's window, once per
+// model: it may ask the gateway, so it runs as a command.
 func (m *model) lookupWindow() tea.Cmd {
 	model := m.be.Model()
 	w := &m.meter.window
-	if m.opts.LookupWindow == nil || (m.opts.ContextWindow > 0 && model == m.pricedModel) || (w.asked && w.model == model) {
+	if w.asked && w.model == model {
 		return nil
 	}
-	*w = gatewayWindow{model: model, asked: true}
-	lookup, ctx := m.opts.LookupWindow, m.ctx
+	*w = modelWindowInfo{model: model, asked: true}
+	be, ctx := m.be, m.ctx
 	return func() tea.Msg {
-		n, err := lookup(ctx, model)
-		if err != nil {
-			n = 0 // the window stays assumed; /context says so
-		}
-		return windowMsg{model: model, tokens: n}
+		n, assumed := be.ContextWindow(ctx, model)
+		return windowMsg{model: model, tokens: n, assumed: assumed}
 	}
 }
 
-// onWindow keeps the window the gateway reported.
+// onWindow keeps the window the session reported.
 func (m *model) onWindow(msg windowMsg) {
 	if w := &m.meter.window; w.model == msg.model {
-		w.tokens = msg.tokens
+		w.tokens, w.assumed = msg.tokens, msg.assumed
 	}
 }
 
 func (m *model) cmdContext(string) tea.Cmd {
-	if m.opts.Context == nil {
-		m.setNotice("context: no breakdown available in this session", true)
-		return nil
-	}
-	ci := m.opts.Context()
 	m.tr.end()
-	m.tr.add(&noticeBlock{lines: m.contextLines(ci)})
+	m.tr.add(&noticeBlock{lines: m.contextLines(m.be.Context())})
 	return m.lookupWindow()
 }
 
 // contextLines renders the /context card: each part's estimated tokens,
 // its share of the window and a bar.
-func (m *model) contextLines(ci ContextInfo) []string {
+func (m *model) contextLines(ci agent.ContextBytes) []string {
 	th := m.rc.th
-	window, assumed := m.window(ci)
+	window, assumed := m.modelWindow()
 	head := fmt.Sprintf("Context · window %s tokens", kilo(window))
 	if assumed {
 		head += " (assumed: set context_window for this model in config.toml)"

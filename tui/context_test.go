@@ -14,11 +14,11 @@ import (
 
 func TestContextCard(t *testing.T) {
 	t.Parallel()
-	info := ContextInfo{System: 4000, Tools: 8000, Memory: 2000, User: 400, Assistant: 1600, ToolResults: 24000}
+	info := agent.ContextBytes{System: 4000, Tools: 8000, Memory: 2000, User: 400, Assistant: 1600, ToolResults: 24000}
 	tests := []struct {
 		name   string
-		window int // Options.ContextWindow
-		info   ContextInfo
+		window int // the session's window for the model; 0: none known
+		info   agent.ContextBytes
 		want   []string
 	}{
 		{
@@ -35,15 +35,15 @@ func TestContextCard(t *testing.T) {
 			want:   []string{"window 12k tokens", "tool results      ~6.0k  50.0%", "free space        ~2.0k  16.7%", "⚠ 83% of the window is in use"},
 		},
 		{
-			name:   "the caller's window wins",
-			window: 12_000,
-			info:   ContextInfo{User: 4, Window: 1_000_000},
+			name:   "a large window",
+			window: 1_000_000,
+			info:   agent.ContextBytes{User: 4},
 			want:   []string{"window 1.0M tokens", "user messages        ~1   0.0%"},
 		},
 		{
 			name:   "over the window",
 			window: 1000,
-			info:   ContextInfo{ToolResults: 8000},
+			info:   agent.ContextBytes{ToolResults: 8000},
 			want:   []string{"free space           ~0   0.0%", "⚠ about 1.0k tokens over the window"},
 		},
 	}
@@ -51,7 +51,10 @@ func TestContextCard(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			calls := 0
-			m, fb := newTestModel(t, Options{ContextWindow: tt.window, Context: func() ContextInfo { calls++; return tt.info }})
+			m, fb := newTestModel(t, Options{}, func(f *fakeBackend) {
+				f.window = fixedWindow(tt.window)
+				f.context = func() agent.ContextBytes { calls++; return tt.info }
+			})
 			step(m, tea.WindowSizeMsg{Width: 100, Height: 40})
 			typeText(m, "/context")
 			press(m, keyEnter)
@@ -71,9 +74,11 @@ func TestContextCard(t *testing.T) {
 	}
 }
 
-func TestContextCardNarrowAndUnavailable(t *testing.T) {
+func TestContextCardNarrow(t *testing.T) {
 	t.Parallel()
-	m, _ := newTestModel(t, Options{Context: func() ContextInfo { return ContextInfo{System: 100} }})
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.context = func() agent.ContextBytes { return agent.ContextBytes{System: 100} }
+	})
 	step(m, tea.WindowSizeMsg{Width: 30, Height: 40})
 	typeText(m, "/context")
 	press(m, keyEnter)
@@ -84,21 +89,6 @@ func TestContextCardNarrowAndUnavailable(t *testing.T) {
 	}
 	if !strings.Contains(screen(m), "system prompt") {
 		t.Fatalf("no card:\n%s", screen(m))
-	}
-	m2, _ := newTestModel(t, Options{})
-	typeText(m2, "/context")
-	press(m2, keyEnter)
-	if !m2.noticeBad || !strings.Contains(m2.notice, "no breakdown") {
-		t.Fatalf("notice %q", m2.notice)
-	}
-}
-
-func TestContextFromAgent(t *testing.T) {
-	t.Parallel()
-	got := ContextFromAgent(agent.ContextBytes{System: 1, Tools: 2, Memory: 3, User: 4, Assistant: 5, ToolResults: 6})
-	want := ContextInfo{System: 1, Tools: 2, Memory: 3, User: 4, Assistant: 5, ToolResults: 6}
-	if got != want {
-		t.Fatalf("got %+v", got)
 	}
 }
 
@@ -115,7 +105,7 @@ func TestStatusLineWarnsAt80Percent(t *testing.T) {
 		{1200, "⚠ ctx 120%", true},
 	}
 	for _, tt := range tests {
-		m, _ := newTestModel(t, Options{ContextWindow: 1000})
+		m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = fixedWindow(1000) })
 		step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
 		events(m, agent.Event{Kind: agent.EventUsage, Usage: provider.Usage{PromptTokens: tt.prompt}})
 		line := m.statusLine()
@@ -129,53 +119,58 @@ func TestStatusLineWarnsAt80Percent(t *testing.T) {
 	}
 }
 
-func TestContextWindowFromGateway(t *testing.T) {
+func TestContextWindowFromTheSession(t *testing.T) {
 	t.Parallel()
-	asked := 0
-	lookup := func(_ context.Context, model string) (int, error) {
-		asked++
-		if model != "test-model" {
-			t.Errorf("asked for the window of %q", model)
+	var asked []string
+	window := func(_ context.Context, model string) (int, bool) {
+		asked = append(asked, model)
+		if model == "test-model" {
+			return 1000, false
 		}
-		return 1000, nil
+		return 128_000, true
 	}
-	m, _ := newTestModel(t, Options{LookupWindow: lookup})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = window })
 	step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
+	if len(asked) != 1 {
+		t.Fatalf("the window was asked for %q at start", asked)
+	}
 	m.meter.add("test-model", provider.Usage{PromptTokens: 850}, nil, nil)
 	m.lastIn = 850
+	s := ansi.Strip(m.statusLine())
+	if !strings.Contains(s, "⚠ ctx 85% full") || strings.Contains(s, "assumed") {
+		t.Errorf("with the session's window: %q", s)
+	}
+	if m.lookupWindow() != nil {
+		t.Error("asked again for the window of the same model")
+	}
+	// Another model: assumed until the session answers, then as it says.
+	fb.SetModel("other-model")
 	if s := ansi.Strip(m.statusLine()); !strings.Contains(s, "ctx 0% of 128k assumed") {
-		t.Errorf("before the gateway answered: %q", s)
+		t.Errorf("before the session answered: %q", s)
 	}
 	cmd := m.lookupWindow()
 	if cmd == nil {
-		t.Fatal("no lookup of the window")
+		t.Fatal("no lookup of the new model's window")
 	}
 	m.onWindow(cmd().(windowMsg))
-	if m.lookupWindow() != nil || asked != 1 {
-		t.Errorf("the window was asked for %d times", asked)
+	if len(asked) != 2 || asked[1] != "other-model" {
+		t.Errorf("asked for %q", asked)
 	}
-	s := ansi.Strip(m.statusLine())
-	if !strings.Contains(s, "⚠ ctx 85% full") || strings.Contains(s, "assumed") {
-		t.Errorf("with the gateway's window: %q", s)
-	}
-	if w, assumed := m.window(ContextInfo{}); w != 1000 || assumed {
+	if w, assumed := m.modelWindow(); w != 128_000 || !assumed {
 		t.Errorf("window = %d, assumed %v", w, assumed)
-	}
-	// The config wins and is not looked up.
-	m2, _ := newTestModel(t, Options{ContextWindow: 2000, LookupWindow: lookup})
-	if m2.lookupWindow() != nil {
-		t.Error("looked up a window the config gives")
 	}
 }
 
 func TestContextCardShowsTheLastRequest(t *testing.T) {
 	t.Parallel()
-	m, _ := newTestModel(t, Options{Context: func() ContextInfo { return ContextInfo{System: 400} }})
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.context = func() agent.ContextBytes { return agent.ContextBytes{System: 400} }
+	})
 	step(m, tea.WindowSizeMsg{Width: 140, Height: 40})
 	rq := func(bytes, prefix int) agent.Event {
 		return agent.Event{Kind: agent.EventRequest, Request: &agent.RequestInfo{Bytes: bytes, ToolsBytes: 200, Messages: 3, ToolResultBytes: bytes / 2, PrefixBytes: prefix}}
 	}
-	card := func() string { return ansi.Strip(strings.Join(m.contextLines(m.opts.Context()), "\n")) }
+	card := func() string { return ansi.Strip(strings.Join(m.contextLines(m.be.Context()), "\n")) }
 	events(m, rq(1000, 0))
 	if s := card(); !strings.Contains(s, "last request: 1.0 KB sent in 3 messages, 50% tool results") || strings.Contains(s, "previous request") {
 		t.Errorf("first request:\n%s", s)

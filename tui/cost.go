@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Prices are a model's prices in currency units per million tokens, from
@@ -38,8 +38,8 @@ type meter struct {
 	last *agent.RequestInfo
 	// prevBytes is the size of the request before it, for the prefix.
 	prevBytes int
-	// window is the context window the gateway's model list reported.
-	window gatewayWindow
+	// window is the context window the session reported for a model.
+	window modelWindowInfo
 	// models splits the usage by model, in the order they were first used,
 	// so /cost can tell them apart after a /model switch.
 	models []modelCost

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // diagnosticsLine is the compact line under an edit's diff when the

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // The dialog's choices, in the order they are shown.

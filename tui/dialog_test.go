@@ -61,7 +61,7 @@ func TestShellCardShowsHiddenCharacters(t *testing.T) {
 		out("ok\n", false)
 		return 0, nil
 	}
-	m, fb := newTestModel(t, Options{Shell: shell})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 	const command = "ls ./x\u202e /\u202c"
 	typeText(m, "!"+command)
 	press(m, keyEnter)

@@ -8,10 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // onEvents applies a batch of agent events and waits for more.
@@ -131,6 +131,9 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		return m.onCompactionStarted(ev)
 	case agent.EventCompactionFinished:
 		return m.onCompactionFinished(ev)
+	case agent.EventMessageAppended:
+		// The conversation's own record: the transcript shows the events
+		// that made the message.
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -9,10 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 )
 
-// fakeBackend stands in for *agent.Agent: tests push events and read what
-// the interface asked for.
+// fakeBackend stands in for the session (app.Service): tests push events
+// and read what the interface asked for. What a test does not set is
+// unavailable: a method whose field is nil returns an error wrapping
+// app.ErrUnavailable, or its neutral value.
 type fakeBackend struct {
 	mu        sync.Mutex
 	ch        chan agent.Event
@@ -35,7 +39,44 @@ type fakeBackend struct {
 	// waits for resetGate to close, as a slow disk would make it.
 	resetCalled chan struct{}
 	resetGate   chan struct{}
+
+	// focuses are the /compact calls' focuses; compactErr is what Compact
+	// returns instead.
+	focuses    []string
+	compactErr error
+	// planning is plan mode; prev the policy it replaced; accepted counts
+	// the accepted plans.
+	planning bool
+	prev     agent.Policy
+	accepted int
+
+	// recorded is what Recorded reports: whether the session commands are
+	// available.
+	recorded bool
+	// sessions answers List, Open, Fork, Turns, Rewind and UndoRewind.
+	sessions *fakeSessions
+
+	models             func(ctx context.Context) ([]string, error)
+	rememberModel      func(id string) error
+	window             func(ctx context.Context, model string) (int, bool)
+	context            func() agent.ContextBytes
+	export             func(path string) (string, error)
+	diff               func(ctx context.Context) (string, error)
+	undo               func(ctx context.Context, force bool) (string, error)
+	rename             func(title string) (string, error)
+	continueUnrecorded func() bool
+	shell              func(ctx context.Context, command string, output func(text string, stderr bool)) (int, error)
+	attach             func(path string) (string, error)
+	files              func(ctx context.Context, max int) ([]string, error)
+	remember           func(line string) (string, error)
 }
+
+// The fake is a whole session; checked here, at compile time.
+var _ app.Service = (*fakeBackend)(nil)
+
+// unavailable is what a method of the fake returns when the test did not
+// give it a behaviour.
+func unavailable(what string) error { return fmt.Errorf("%s: %w", what, app.ErrUnavailable) }
 
 func newFakeBackend() *fakeBackend {
 	return &fakeBackend{ch: make(chan agent.Event, 256), policy: agent.PolicyAsk, model: "test-model"}
@@ -120,20 +161,28 @@ func (f *fakeBackend) cancelCount() int {
 	return f.cancels
 }
 
+// withSessions makes the fake a recorded session whose saved sessions fs
+// answers.
+func withSessions(fs *fakeSessions) func(*fakeBackend) {
+	return func(f *fakeBackend) { f.recorded, f.sessions = true, fs }
+}
+
 // fixedClock is the time every test model sees, so spinners and elapsed
 // times render the same on every run.
 var fixedClock = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 func noEnv(string) string { return "" }
 
-// newTestModel builds a model around a fake backend at 80x24.
-func newTestModel(t *testing.T, opts Options) (*model, *fakeBackend) {
+// newTestModel builds a model around a fake backend at 80x24; setup gives
+// the fake its behaviours before the model is built.
+func newTestModel(t *testing.T, opts Options, setup ...func(*fakeBackend)) (*model, *fakeBackend) {
 	t.Helper()
 	fb := newFakeBackend()
 	t.Cleanup(fb.close)
-	if opts.Agent == nil {
-		opts.Agent = fb
+	for _, f := range setup {
+		f(fb)
 	}
+	opts.App = fb
 	if opts.Theme == "" {
 		opts.Theme = "dark"
 	}
@@ -145,6 +194,9 @@ func newTestModel(t *testing.T, opts Options) (*model, *fakeBackend) {
 	m.clip = (&fakeClipboard{}).clipboard() // tests that look at it put in their own
 	m.keyGuard = 0
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if cmd := m.lookupWindow(); cmd != nil { // as Init asks
+		step(m, cmd())
+	}
 	return m, fb
 }
 

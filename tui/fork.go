@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // cmdFork is /fork [turn]: with a number it forks through that turn at
@@ -59,7 +59,7 @@ func (m *model) onForkTurns(msg turnsMsg) tea.Cmd {
 // fork continues in a new session holding the conversation through turn
 // (0: all of it).
 func (m *model) fork(turn int) tea.Cmd {
-	if m.opts.Sessions == nil {
+	if !m.be.Recorded() {
 		m.setNotice("fork: this session is not recorded", true)
 		return nil
 	}
@@ -67,12 +67,12 @@ func (m *model) fork(turn int) tea.Cmd {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /fork", true)
 		return nil
 	}
-	s, ctx := m.opts.Sessions, m.ctx
+	be, ctx := m.be, m.ctx
 	m.busy = true
 	m.turnStart = m.rc.now
 	m.setNotice("forking…", false)
 	return func() tea.Msg {
-		sw, err := s.Fork(ctx, turn)
+		sw, err := be.Fork(ctx, turn)
 		return switchMsg{sw: sw, err: err, what: "fork"}
 	}
 }

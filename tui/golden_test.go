@@ -41,10 +41,20 @@ func requireGolden(t *testing.T, view string) {
 // testdata/<test>.golden (go test ./tui -run Golden -update rewrites it).
 func goldenRun(t *testing.T, w, h int, opts Options, drive func(tm *teatest.TestModel, fb *fakeBackend)) {
 	t.Helper()
+	goldenRunWith(t, w, h, opts, nil, drive)
+}
+
+// goldenRunWith is goldenRun with setup giving the fake its behaviours
+// before the program starts.
+func goldenRunWith(t *testing.T, w, h int, opts Options, setup func(*fakeBackend), drive func(tm *teatest.TestModel, fb *fakeBackend)) {
+	t.Helper()
 	fb := newFakeBackend()
 	fb.startOnSubmit = true
+	if setup != nil {
+		setup(fb)
+	}
 	t.Cleanup(fb.close)
-	opts.Agent = fb
+	opts.App = fb
 	if opts.Theme == "" {
 		opts.Theme = "dark"
 	}
@@ -115,7 +125,7 @@ func TestGoldenWelcome(t *testing.T) {
 
 func TestGoldenStreaming(t *testing.T) {
 	t.Parallel()
-	goldenRun(t, 80, 30, Options{ContextWindow: 128000}, func(tm *teatest.TestModel, fb *fakeBackend) {
+	goldenRunWith(t, 80, 30, Options{}, func(f *fakeBackend) { f.window = fixedWindow(128000) }, func(tm *teatest.TestModel, fb *fakeBackend) {
 		tm.Type("explain the parser")
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 		waitFor(t, tm, "working")

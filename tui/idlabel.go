@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // idLabel shows an identifier from the gateway (a model id) on one line,

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -8,7 +9,8 @@ import (
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // Input sizing and paste handling.
@@ -125,7 +127,7 @@ func (m *model) send() tea.Cmd {
 		m.input.Reset()
 		return tea.Batch(hcmd, m.runCommand(line))
 	}
-	if m.opts.Remember != nil && isMemoryLine(value) {
+	if isMemoryLine(value) {
 		m.input.Reset()
 		m.hist.reset()
 		m.pal = nil
@@ -172,15 +174,18 @@ func (m *model) dispatch(value string) tea.Cmd {
 	mentions := findMentions(value)
 	m.busy, m.awaiting = true, true // until TurnStarted confirms
 	m.turnStart = m.rc.now
-	if len(mentions) == 0 || m.opts.Attach == nil {
+	if len(mentions) == 0 {
 		return m.onAttached(attachedMsg{display: value, text: text, chips: chips})
 	}
-	attach := m.opts.Attach
+	be := m.be
 	return func() tea.Msg {
 		var b strings.Builder
 		var errs []string
 		for _, p := range mentions {
-			content, err := attach(p)
+			content, err := be.Attach(p)
+			if errors.Is(err, app.ErrUnavailable) {
+				continue // nothing to attach with: the message goes as typed
+			}
 			if err != nil {
 				errs = append(errs, sanitize.Clean(fmt.Sprintf("@%s: %v", p, err)))
 				continue

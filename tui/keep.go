@@ -2,7 +2,7 @@ package tui
 
 import (
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // A keep request (agent.ApprovalRequest.Keep) asks about a change a shell

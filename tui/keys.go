@@ -82,7 +82,7 @@ func (m *model) onInputKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if m.busy {
 			return m.interrupt(), true
 		}
-		if empty && m.shell == nil && m.opts.Sessions != nil {
+		if empty && m.shell == nil && m.be.Recorded() {
 			return m.cmdRewind(""), true
 		}
 		return nil, true

@@ -49,7 +49,7 @@ func TestNoColor(t *testing.T) {
 		}
 		return ""
 	}
-	m := newModel(t.Context(), Options{Agent: fb, Theme: "dark", Workspace: "/w"}, env)
+	m := newModel(t.Context(), Options{App: fb, Theme: "dark", Workspace: "/w"}, env)
 	m.clock = func() time.Time { return fixedClock }
 	step(m, tea.WindowSizeMsg{Width: 80, Height: 30})
 	events(m, agent.Event{Kind: agent.EventTurnStarted, Text: "hi"}, agent.Event{Kind: agent.EventTextDelta, Text: "# Title\n\nsome `code` and **bold**\n"})

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // LSPServer describes one language server for /lsp and the status line's

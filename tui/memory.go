@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // MemoryFile is a project instruction file loaded into the system prompt,
@@ -138,9 +138,9 @@ func (m *model) onRememberKey(k tea.KeyPressMsg) tea.Cmd {
 	m.remember = ""
 	switch {
 	case key.Matches(k, m.keys.Remember.Add):
-		remember, line := m.opts.Remember, memoryText(draft)
+		be, line := m.be, memoryText(draft)
 		return func() tea.Msg {
-			path, err := remember(line)
+			path, err := be.Remember(line)
 			if err != nil {
 				return noticeMsg{text: "memory: " + sanitize.Clean(err.Error()), bad: true}
 			}

@@ -114,7 +114,7 @@ func TestRememberLine(t *testing.T) {
 				}
 				return "/work/project/AGENTS.md", nil
 			}
-			m, fb := newTestModel(t, Options{Remember: remember})
+			m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.remember = remember })
 			step(m, tea.WindowSizeMsg{Width: 120, Height: 24})
 			m.input.SetValue("# use tabs \x1b[31m") // the input drops the escape
 			press(m, keyEnter)
@@ -136,16 +136,6 @@ func TestRememberLine(t *testing.T) {
 				t.Fatalf("notice %q (bad %v), want %q", m.notice, m.noticeBad, tt.notice)
 			}
 		})
-	}
-}
-
-func TestHashLineGoesToTheModelWithoutRemember(t *testing.T) {
-	t.Parallel()
-	m, fb := newTestModel(t, Options{})
-	typeText(m, "# a heading-like message")
-	press(m, keyEnter)
-	if got := fb.sent(); len(got) != 1 || got[0] != "# a heading-like message" {
-		t.Fatalf("sent %q", got)
 	}
 }
 
@@ -189,7 +179,7 @@ func TestRememberedLineAppliesNow(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			remember := func(string) (string, error) { return "/work/project/AGENTS.md", nil }
-			m, fb := newTestModel(t, Options{Remember: remember, Memory: tt.memory})
+			m, fb := newTestModel(t, Options{Memory: tt.memory}, func(f *fakeBackend) { f.remember = remember })
 			step(m, tea.WindowSizeMsg{Width: 120, Height: 30})
 			m.input.SetValue("# use tabs")
 			press(m, keyEnter)

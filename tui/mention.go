@@ -2,9 +2,10 @@ package tui
 
 import (
 	"context"
-	"errors"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/ternhq/tern/internal/app"
 )
 
 // maxMentionFiles bounds the @-mention file list in huge trees.
@@ -16,14 +17,11 @@ type filesMsg struct {
 	err   error
 }
 
-// walkFiles lists the workspace in the background through Options.Files,
+// walkFiles lists the workspace in the background through the session,
 // which applies the same rules as the tools (.gitignore, secrets, links).
-func walkFiles(ctx context.Context, list func(ctx context.Context, max int) ([]string, error)) tea.Cmd {
+func walkFiles(ctx context.Context, ws app.Workspace) tea.Cmd {
 	return func() tea.Msg {
-		if list == nil {
-			return filesMsg{err: errors.New("no file list for this workspace")}
-		}
-		files, err := list(ctx, maxMentionFiles)
+		files, err := ws.Files(ctx, maxMentionFiles)
 		return filesMsg{files: files, err: err}
 	}
 }

@@ -37,11 +37,13 @@ func TestWalkFilesUsesTheLister(t *testing.T) {
 		gotMax = max
 		return []string{"a.go", "b/c.go"}, nil
 	}
-	msg, ok := walkFiles(context.Background(), list)().(filesMsg)
+	fb := newFakeBackend()
+	fb.files = list
+	msg, ok := walkFiles(context.Background(), fb)().(filesMsg)
 	if !ok || msg.err != nil || !reflect.DeepEqual(msg.files, []string{"a.go", "b/c.go"}) || gotMax != maxMentionFiles {
 		t.Fatalf("walkFiles = %+v (max %d)", msg, gotMax)
 	}
-	if msg, _ := walkFiles(context.Background(), nil)().(filesMsg); msg.err == nil {
+	if msg, _ := walkFiles(context.Background(), newFakeBackend())().(filesMsg); msg.err == nil {
 		t.Error("no lister gave no error")
 	}
 }
@@ -63,7 +65,7 @@ func TestMentionPickerAndAttach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, fb := newTestModel(t, Options{Workspace: root, Attach: attach, Files: ws.ListFiles})
+	m, fb := newTestModel(t, Options{Workspace: root}, func(f *fakeBackend) { f.attach = attach; f.files = ws.ListFiles })
 	typeText(m, "look at @pars")
 	if m.pal == nil || m.pal.kind != palFiles {
 		t.Fatal("no file picker after @")
@@ -108,7 +110,7 @@ func TestShellCommand(t *testing.T) {
 		out("line \x1b[31mtwo\n", false)
 		return 3, nil
 	}
-	m, fb := newTestModel(t, Options{Shell: shell})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 	typeText(m, "!make test")
 	press(m, keyEnter)
 	if !reflect.DeepEqual(ran, []string{"make test"}) {
@@ -137,16 +139,6 @@ func TestShellCommand(t *testing.T) {
 	}
 }
 
-func TestShellDisabled(t *testing.T) {
-	t.Parallel()
-	m, fb := newTestModel(t, Options{})
-	typeText(m, "!ls")
-	press(m, keyEnter)
-	if !m.noticeBad || len(fb.sent()) != 0 || m.busy {
-		t.Fatalf("notice %q sent %q busy %v", m.notice, fb.sent(), m.busy)
-	}
-}
-
 func TestShellCancelledByEsc(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
@@ -155,7 +147,7 @@ func TestShellCancelledByEsc(t *testing.T) {
 		<-ctx.Done()
 		return -1, ctx.Err()
 	}
-	m, fb := newTestModel(t, Options{Shell: shell})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 	typeText(m, "!sleep 100")
 	_, cmd := m.Update(keyEnter)
 	if m.shell == nil {
@@ -220,7 +212,10 @@ func mentionModel(t *testing.T) (*model, *fakeBackend) {
 	files := func(context.Context, int) ([]string, error) {
 		return []string{"cmd/tern/main.go", "internal/parse.go", "notes/my notes.md"}, nil
 	}
-	return newTestModel(t, Options{Files: files, Attach: func(p string) (string, error) { return "content of " + p, nil }})
+	return newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.files = files
+		f.attach = func(p string) (string, error) { return "content of " + p, nil }
+	})
 }
 
 // moveLeft presses ← n times.
@@ -366,7 +361,7 @@ func TestGoldenMentionMidDraft(t *testing.T) {
 	files := func(context.Context, int) ([]string, error) {
 		return []string{"cmd/tern/main.go", "internal/parse.go", "internal/parse_test.go", "README.md"}, nil
 	}
-	goldenRun(t, 80, 20, Options{Files: files}, func(tm *teatest.TestModel, _ *fakeBackend) {
+	goldenRunWith(t, 80, 20, Options{}, func(f *fakeBackend) { f.files = files }, func(tm *teatest.TestModel, _ *fakeBackend) {
 		tm.Type("compare  with the tests")
 		tm.Send(tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl})
 		tm.Type("and keep this line")

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
@@ -43,7 +44,7 @@ const (
 type model struct {
 	ctx    context.Context
 	opts   Options
-	be     Backend
+	be     app.Service
 	getenv func(string) string
 	clock  func() time.Time
 	// clip is how /copy reaches the clipboard; tests put a fake here.
@@ -156,7 +157,7 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 	m := &model{
 		ctx:      ctx,
 		opts:     opts,
-		be:       opts.Agent,
+		be:       opts.App,
 		getenv:   getenv,
 		clock:    time.Now,
 		clip:     systemClipboard(),
@@ -171,7 +172,8 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 		height:   24,
 	}
 	m.jobControl = shellJobControl
-	m.pricedModel = opts.Agent.Model()
+	m.pricedModel = opts.App.Model()
+	m.planning = opts.App.Planning() // a resumed session may be in plan mode
 	m.noColor = getenv("NO_COLOR") != ""
 	switch opts.Theme {
 	case "light":
@@ -223,6 +225,7 @@ func (m *model) Init() tea.Cmd {
 		m.loadHistory(),
 		tea.Raw(altScrollOn),
 		m.startResume(),
+		m.lookupWindow(),
 		warmMarkdown(m.rc.th.md),
 	}
 	if !m.themeFixed {
@@ -418,7 +421,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func onlyStreamed(evs []agent.Event) bool {
 	for _, ev := range evs {
 		switch ev.Kind {
-		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest:
+		case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolOutput, agent.EventRequest,
+			agent.EventMessageAppended:
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,

@@ -15,7 +15,7 @@ func TestModelPickerShowsHostileIDsOnOneLine(t *testing.T) {
 	t.Parallel()
 	ids := []string{"good-1", "evil\rOVER", "two\nlines", "rtl\u202eevil"}
 	list := func(context.Context) ([]string, error) { return ids, nil }
-	m, _ := newTestModel(t, Options{Models: list})
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.models = list })
 	typeText(m, "/model")
 	press(m, keyEnter)
 	if m.pal == nil {
@@ -42,7 +42,7 @@ func TestPickedHostileModelIDNeverReachesTheScreenRaw(t *testing.T) {
 	t.Parallel()
 	id := "evil\x1b]52;c;ZXZpbA==\x07\x1b]0;pwned\x07\u009b2J\u202e"
 	list := func(context.Context) ([]string, error) { return []string{"good-1", id}, nil }
-	m, fb := newTestModel(t, Options{Models: list})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.models = list })
 	typeText(m, "/model")
 	press(m, keyEnter)
 	typeText(m, "evil")

@@ -18,13 +18,14 @@ func TestCardsWrapInsideTheirIndent(t *testing.T) {
 	tests := []struct {
 		name    string
 		opts    Options
+		context func() agent.ContextBytes
 		command string
 		title   string
 		indent  map[string]int // a line starting with this text, and the indentation of the line after it
 	}{
 		{
 			name:    "context",
-			opts:    Options{Context: func() ContextInfo { return ContextInfo{System: 4000, User: 900} }},
+			context: func() agent.ContextBytes { return agent.ContextBytes{System: 4000, User: 900} },
 			command: "/context",
 			title:   "Context ·",
 			indent:  map[string]int{"~ estimated at": 2, "last request:": 2},
@@ -46,7 +47,7 @@ func TestCardsWrapInsideTheirIndent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			m, _ := newTestModel(t, tt.opts)
+			m, _ := newTestModel(t, tt.opts, func(f *fakeBackend) { f.context = tt.context })
 			step(m, tea.WindowSizeMsg{Width: 44, Height: 60})
 			events(m, agent.Event{Kind: agent.EventRequest, Request: &agent.RequestInfo{Bytes: 90000, ToolsBytes: 200, Messages: 30, ToolResultBytes: 40000, PrefixBytes: 10}})
 			typeText(m, tt.command)

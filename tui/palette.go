@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/sahilm/fuzzy"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // palKind says what a palette lists.
@@ -204,7 +204,7 @@ func (m *model) refreshPalette() tea.Cmd {
 		filter := m.filterFiles(query)
 		if m.files == nil && !m.walking && m.filesErr == nil {
 			m.walking = true
-			return tea.Batch(filter, walkFiles(m.ctx, m.opts.Files))
+			return tea.Batch(filter, walkFiles(m.ctx, m.be))
 		}
 		return filter
 	}

@@ -8,10 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
-// PermissionsInfo is what /permissions shows beside the backend's own
+// PermissionsInfo is what /permissions shows beside the session's own
 // state: where the settings came from, and the shell sandbox.
 type PermissionsInfo struct {
 	// Policy is the policy the session started with and PolicySource where

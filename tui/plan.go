@@ -5,32 +5,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
-
-// planner is the Backend's plan mode; *agent.Agent has it. A backend
-// without it makes /plan say it is unavailable.
-type planner interface {
-	EnterPlan()
-	LeavePlan() agent.Policy
-	Planning() bool
-	PlanPolicy() agent.Policy
-	AcceptPlanWith(p agent.Policy) error
-}
 
 // cmdPlan runs /plan [request]: it enters plan mode (and sends the request,
 // if given), or leaves it when it is on.
 func (m *model) cmdPlan(args string) tea.Cmd {
-	p, ok := m.be.(planner)
-	if !ok {
-		m.setNotice("plan: not available in this session", true)
+	if m.be.Planning() {
+		m.leavePlan()
 		return nil
 	}
-	if p.Planning() {
-		m.leavePlan(p)
-		return nil
-	}
-	p.EnterPlan()
+	m.be.EnterPlan()
 	m.planning, m.planOffer = true, false
 	th := m.rc.th
 	m.tr.end()
@@ -50,8 +35,8 @@ func (m *model) cmdPlan(args string) tea.Cmd {
 }
 
 // leavePlan ends plan mode without accepting a plan.
-func (m *model) leavePlan(p planner) {
-	pol := p.LeavePlan()
+func (m *model) leavePlan() {
+	pol := m.be.LeavePlan()
 	m.planning, m.planOffer = false, false
 	m.setNotice("left plan mode · approval policy: "+pol.String(), false)
 }
@@ -66,7 +51,7 @@ func (m *model) offerPlan(reason agent.FinishReason) {
 	if !m.planning || reason != agent.FinishDone || !proposed || len(m.queued) > 0 {
 		return
 	}
-	if p, ok := m.be.(planner); !ok || !p.Planning() {
+	if !m.be.Planning() {
 		m.planning = false
 		return
 	}
@@ -78,11 +63,6 @@ func (m *model) offerPlan(reason agent.FinishReason) {
 // esc leaves plan mode. Any other key keeps planning and goes on to the
 // input (handled is false), so typing a correction just works.
 func (m *model) onPlanOfferKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	p, ok := m.be.(planner)
-	if !ok {
-		m.planOffer = false
-		return nil, false
-	}
 	pk := &m.keys.Plan
 	var policy agent.Policy // 0: the policy from before plan mode
 	switch {
@@ -95,7 +75,7 @@ func (m *model) onPlanOfferKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.setNotice("the agent is working: accept the plan when it is done", true)
 			return nil, true
 		}
-		if err := p.AcceptPlanWith(policy); err != nil {
+		if err := m.be.AcceptPlan(policy); err != nil {
 			m.setNotice("plan: "+err.Error(), true)
 			return nil, true
 		}
@@ -110,7 +90,7 @@ func (m *model) onPlanOfferKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.setNotice("still planning: say what to change in the plan", false)
 		return nil, true
 	case key.Matches(k, pk.Leave):
-		m.leavePlan(p)
+		m.leavePlan()
 		return nil, true
 	case key.Matches(k, m.keys.Clear):
 		m.planOffer = false
@@ -139,10 +119,7 @@ func (m *model) planOfferView() []string {
 
 // planPrevPolicy names the policy accepting the plan brings back.
 func (m *model) planPrevPolicy() string {
-	if p, ok := m.be.(planner); ok {
-		return p.PlanPolicy().String()
-	}
-	return "your approval policy"
+	return m.be.PlanPolicy().String()
 }
 
 // policyLabel is the status line's policy: "plan" while planning.

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -35,7 +36,7 @@ func presentPlan(m *model) {
 
 func TestPlanModeOfferAccept(t *testing.T) {
 	t.Parallel()
-	m, fb := newFeatureModel(t, Options{})
+	m, fb := newTestModel(t, Options{})
 	fb.SetPolicy(agent.PolicyAutoEdit)
 	typeText(m, "/plan add a --verbose flag")
 	press(m, keyEnter)
@@ -69,7 +70,7 @@ func TestPlanModeOfferAccept(t *testing.T) {
 
 func TestPlanModeOfferKeepAndLeave(t *testing.T) {
 	t.Parallel()
-	m, fb := newFeatureModel(t, Options{})
+	m, fb := newTestModel(t, Options{})
 	typeText(m, "/plan")
 	press(m, keyEnter)
 	presentPlan(m)
@@ -118,7 +119,7 @@ func TestPlanOfferOnlyWhenAPlanWasProposed(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, _ := newFeatureModel(t, Options{})
+			m, _ := newTestModel(t, Options{})
 			typeText(m, "/plan")
 			press(m, keyEnter)
 			evs := append([]agent.Event{{Kind: agent.EventTurnStarted, Text: "x"}}, tc.turn...)
@@ -151,7 +152,7 @@ func TestPlanOfferChoices(t *testing.T) {
 	} {
 		t.Run(tc.key.String(), func(t *testing.T) {
 			t.Parallel()
-			m, fb := newFeatureModel(t, Options{})
+			m, fb := newTestModel(t, Options{})
 			typeText(m, "/plan")
 			press(m, keyEnter)
 			presentPlan(m)
@@ -165,7 +166,7 @@ func TestPlanOfferChoices(t *testing.T) {
 
 func TestPlanCardShowsThePlan(t *testing.T) {
 	t.Parallel()
-	m, _ := newFeatureModel(t, Options{})
+	m, _ := newTestModel(t, Options{})
 	typeText(m, "/plan")
 	press(m, keyEnter)
 	presentPlan(m)
@@ -180,14 +181,14 @@ func TestPlanCardShowsThePlan(t *testing.T) {
 	}
 }
 
-// featureGolden runs the real program around a featureBackend and
+// featureGolden runs the real program around the fake backend and
 // compares the final screen with testdata/<test>.golden.
-func featureGolden(t *testing.T, h int, drive func(tm *teatest.TestModel, fb *featureBackend)) {
+func featureGolden(t *testing.T, h int, drive func(tm *teatest.TestModel, fb *fakeBackend)) {
 	t.Helper()
-	fb := &featureBackend{fakeBackend: newFakeBackend()}
+	fb := newFakeBackend()
 	fb.startOnSubmit = true
 	t.Cleanup(fb.close)
-	m := newModel(context.Background(), Options{Agent: fb, Theme: "dark", Workspace: "/work/project"}, noEnv)
+	m := newModel(context.Background(), Options{App: fb, Theme: "dark", Workspace: "/work/project"}, noEnv)
 	m.clock = func() time.Time { return fixedClock }
 	m.keyGuard = 0
 	tm := teatest.NewTestModel(t, probed{m},
@@ -208,7 +209,7 @@ func featureGolden(t *testing.T, h int, drive func(tm *teatest.TestModel, fb *fe
 // replaced and the summary as Markdown.
 func TestGoldenCompaction(t *testing.T) {
 	t.Parallel()
-	featureGolden(t, 30, func(tm *teatest.TestModel, fb *featureBackend) {
+	featureGolden(t, 30, func(tm *teatest.TestModel, fb *fakeBackend) {
 		tm.Type("/compact the parser")
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 		waitFor(t, tm, "working")
@@ -224,12 +225,12 @@ func TestGoldenCompaction(t *testing.T) {
 // TestGoldenPlanOffer is the screen that offers to carry out a plan.
 func TestGoldenPlanOffer(t *testing.T) {
 	t.Parallel()
-	featureGolden(t, 24, func(tm *teatest.TestModel, fb *featureBackend) {
+	featureGolden(t, 24, func(tm *teatest.TestModel, fb *fakeBackend) {
 		planOffer(t, tm, fb)
 	})
 }
 
-func planOffer(t *testing.T, tm *teatest.TestModel, fb *featureBackend) {
+func planOffer(t *testing.T, tm *teatest.TestModel, fb *fakeBackend) {
 	tm.Type("/plan add a --verbose flag")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	waitFor(t, tm, "plan (read-only)")
@@ -257,5 +258,25 @@ func TestPromptBlockShowsPlanNotesAsChips(t *testing.T) {
 		if b.text != tc.want || chip != tc.chip {
 			t.Errorf("promptBlock(%q) = %q %q, want %q %q", tc.text, b.text, chip, tc.want, tc.chip)
 		}
+	}
+}
+
+// TestPlanModeFollowsTheSession: a session resumed in plan mode opens in
+// it, and switching to a session outside plan mode leaves it (and back).
+func TestPlanModeFollowsTheSession(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{}, func(fb *fakeBackend) { fb.EnterPlan() })
+	if s := screen(m); !strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("a session resumed in plan mode does not show it:\n%s", s)
+	}
+	fb.LeavePlan() // as the session switched to is outside it
+	m.Update(switchMsg{sw: &app.Switch{ID: "other", Summary: "resumed session other"}})
+	if s := screen(m); strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("plan mode is still shown after switching to a session outside it:\n%s", s)
+	}
+	fb.EnterPlan()
+	m.Update(switchMsg{sw: &app.Switch{ID: "planned", Summary: "resumed session planned"}})
+	if s := screen(m); !strings.Contains(s, "plan (read-only)") {
+		t.Fatalf("switching to a session in plan mode does not show it:\n%s", s)
 	}
 }

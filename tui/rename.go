@@ -3,12 +3,12 @@ package tui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // cmdRename gives the session a title of the user's, for /rename.
 func (m *model) cmdRename(args string) tea.Cmd {
-	if m.opts.Rename == nil {
+	if !m.be.Recorded() {
 		m.setNotice("rename: this session is not recorded", true)
 		return nil
 	}
@@ -16,7 +16,7 @@ func (m *model) cmdRename(args string) tea.Cmd {
 		m.setNotice("rename: give the new title, e.g. /rename fix the flaky login test", true)
 		return nil
 	}
-	title, err := m.opts.Rename(args)
+	title, err := m.be.Rename(args)
 	if err != nil {
 		m.setNotice("rename: "+sanitize.Clean(err.Error()), true)
 		return nil

@@ -26,11 +26,12 @@ func TestRenameCommand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var got string
-			opts := Options{}
-			if tt.rename {
-				opts.Rename = func(title string) (string, error) { got = title; return title, tt.fail }
-			}
-			m, _ := newTestModel(t, opts)
+			m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+				if tt.rename {
+					f.recorded = true
+					f.rename = func(title string) (string, error) { got = title; return title, tt.fail }
+				}
+			})
 			m.runCommand(tt.line)
 			if got != tt.got || !strings.Contains(m.notice, tt.notice) || m.noticeBad != tt.bad {
 				t.Fatalf("Rename got %q, notice %q (bad %v); want %q, %q", got, m.notice, m.noticeBad, tt.got, tt.notice)

@@ -1,89 +1,27 @@
 package tui
 
 import (
-	"context"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
-
-// Sessions is the saved-session side of the interface, for /resume, /fork
-// and /rewind. cmd/tern implements it on the session log, so the interface
-// knows nothing of how sessions are stored. Every method but List changes
-// what the agent holds; the interface calls them only while no turn runs.
-type Sessions interface {
-	// List returns this workspace's sessions, the most recently used first.
-	List(ctx context.Context) ([]SessionInfo, error)
-	// Open switches to the session id: the agent takes its history, model,
-	// policy, grants and system prompt, and the log appends to it (or, with
-	// fork, to a new session copied from it).
-	Open(ctx context.Context, id string, fork bool) (*Switch, error)
-	// Fork continues the running session in a new one holding its history
-	// through turn (0: all of it), with a pointer to its parent.
-	Fork(ctx context.Context, turn int) (*Switch, error)
-	// Turns lists the user turns a rewind can go back to.
-	Turns(ctx context.Context) (*Turns, error)
-	// Rewind goes back to the start of turn: the files, the conversation or
-	// both, as mode says. With ConflictsAsk it changes nothing when files
-	// changed outside tern since tern wrote them, and returns
-	// *RewindConflicts.
-	Rewind(ctx context.Context, turn int, mode RewindMode, conflicts ConflictChoice) (*Switch, error)
-	// UndoRewind reverses the last rewind (or /undo); conflicts as for Rewind.
-	UndoRewind(ctx context.Context, conflicts ConflictChoice) (*Switch, error)
-}
-
-// SessionInfo is one row of the session picker.
-type SessionInfo struct {
-	ID string
-	// Updated is when the session was last used; Created when it started.
-	// They are shown in their own location (give local times).
-	Updated, Created time.Time
-	// Title is the first prompt, shortened; Prompt more of it.
-	Title, Prompt string
-	Messages      int
-	Model         string
-	// Parent is the session a fork came from.
-	Parent string
-	// Current marks the session the interface runs in.
-	Current bool
-}
-
-// Switch is what the interface shows after the session it runs in changed
-// (resumed, forked, rewound).
-type Switch struct {
-	// ID is the session now recorded.
-	ID string
-	// Replay are the new transcript's events (session State.Replay): the
-	// transcript is replaced by them. nil keeps the transcript (a rewind
-	// of the files only).
-	Replay []agent.Event
-	// Notices are shown at the top of the new transcript: what the resume
-	// had to adapt, e.g. a model that is gone.
-	Notices []string
-	// Summary is the one-line notice saying what happened.
-	Summary string
-	// Prompt goes back into the input for editing (the prompt of the turn a
-	// conversation was rewound to).
-	Prompt string
-}
 
 // switchMsg carries a finished session switch, or why it failed.
 type switchMsg struct {
-	sw   *Switch
+	sw   *app.Switch
 	err  error
 	what string // the command, for the error notice
 	// retry asks again how to handle conflicting files (rewinds only).
-	retry func(ConflictChoice) tea.Cmd
+	retry func(app.ConflictChoice) tea.Cmd
 }
 
 // sessionsMsg carries the session list for the picker.
 type sessionsMsg struct {
-	list []SessionInfo
+	list []app.SessionInfo
 	err  error
 	fork bool
 	// start says the picker was asked for by tern --resume: an empty list
@@ -101,7 +39,7 @@ func (m *model) cmdResume(args string) tea.Cmd {
 // listSessions loads the list for the session picker; fork makes enter
 // fork the chosen session.
 func (m *model) listSessions(fork, start bool) tea.Cmd {
-	if m.opts.Sessions == nil {
+	if !m.be.Recorded() {
 		m.setNotice("resume: this session is not recorded", true)
 		return nil
 	}
@@ -109,10 +47,10 @@ func (m *model) listSessions(fork, start bool) tea.Cmd {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /resume", true)
 		return nil
 	}
-	s, ctx := m.opts.Sessions, m.ctx
+	be, ctx := m.be, m.ctx
 	m.setNotice("listing sessions…", false)
 	return func() tea.Msg {
-		list, err := s.List(ctx)
+		list, err := be.List(ctx)
 		return sessionsMsg{list: list, err: err, fork: fork, start: start}
 	}
 }
@@ -162,7 +100,7 @@ func (m *model) onSessions(msg sessionsMsg) tea.Cmd {
 
 // sessionItem is a picker row: when it was used, its title, how many
 // messages, the model; the detail line holds more of the first prompt.
-func (m *model) sessionItem(s SessionInfo, fork bool) pickItem {
+func (m *model) sessionItem(s app.SessionInfo, fork bool) pickItem {
 	title := sanitize.Clean(s.Title)
 	if title == "" {
 		title = "(no prompt)"
@@ -211,7 +149,7 @@ func plural(n int, what string) string {
 
 // openSession switches to a saved session.
 func (m *model) openSession(id string, fork bool) tea.Cmd {
-	if m.opts.Sessions == nil {
+	if !m.be.Recorded() {
 		m.setNotice("resume: this session is not recorded", true)
 		return nil
 	}
@@ -219,7 +157,7 @@ func (m *model) openSession(id string, fork bool) tea.Cmd {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first", true)
 		return nil
 	}
-	s, ctx := m.opts.Sessions, m.ctx
+	be, ctx := m.be, m.ctx
 	what := "resume"
 	if fork {
 		what = "fork"
@@ -228,7 +166,7 @@ func (m *model) openSession(id string, fork bool) tea.Cmd {
 	m.turnStart = m.rc.now
 	m.setNotice("opening session "+sanitize.Clean(id)+"…", false)
 	return func() tea.Msg {
-		sw, err := s.Open(ctx, id, fork)
+		sw, err := be.Open(ctx, id, fork)
 		return switchMsg{sw: sw, err: err, what: what}
 	}
 }
@@ -237,7 +175,7 @@ func (m *model) openSession(id string, fork bool) tea.Cmd {
 // replaced by the new one's, and the token totals are its own.
 func (m *model) onSwitch(msg switchMsg) tea.Cmd {
 	m.busy, m.stopping = false, false
-	var rc *RewindConflicts
+	var rc *app.RewindConflicts
 	switch {
 	case asConflicts(msg.err, &rc) && msg.retry != nil:
 		m.notice = ""
@@ -250,6 +188,8 @@ func (m *model) onSwitch(msg switchMsg) tea.Cmd {
 		return m.sendQueued()
 	}
 	sw := msg.sw
+	// The session switched to may be in plan mode, or the one left was.
+	m.planning, m.planOffer = m.be.Planning(), false
 	var cmd tea.Cmd
 	if sw.Replay != nil {
 		cmd = m.showSession(sw)
@@ -264,7 +204,7 @@ func (m *model) onSwitch(msg switchMsg) tea.Cmd {
 
 // showSession replaces the transcript and the session's figures with those
 // of sw, rendering its events as a resumed session's are at start.
-func (m *model) showSession(sw *Switch) tea.Cmd {
+func (m *model) showSession(sw *app.Switch) tea.Cmd {
 	m.tr.clear()
 	m.cards = map[string]*toolCard{}
 	m.streamed = map[block]bool{}
@@ -291,7 +231,7 @@ func (m *model) showSession(sw *Switch) tea.Cmd {
 // startResume opens the session picker as the interface starts (tern
 // --resume without an id).
 func (m *model) startResume() tea.Cmd {
-	if !m.opts.ResumeAtStart || m.opts.Sessions == nil {
+	if !m.opts.ResumeAtStart || !m.be.Recorded() {
 		return nil
 	}
 	return m.listSessions(m.opts.ResumeFork, true)

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/provider"
 )
 
@@ -20,11 +21,11 @@ import (
 // and records the calls.
 type fakeSessions struct {
 	mu    sync.Mutex
-	list  []SessionInfo
-	turns Turns
+	list  []app.SessionInfo
+	turns app.Turns
 	// sw is what Open, Fork, Rewind and UndoRewind return.
-	sw *Switch
-	// conflicts makes Rewind and UndoRewind refuse with ConflictsAsk.
+	sw *app.Switch
+	// conflicts makes Rewind and UndoRewind refuse with app.ConflictsAsk.
 	conflicts []string
 	calls     []string
 }
@@ -41,36 +42,36 @@ func (f *fakeSessions) called() []string {
 	return append([]string(nil), f.calls...)
 }
 
-func (f *fakeSessions) List(context.Context) ([]SessionInfo, error) {
+func (f *fakeSessions) List(context.Context) ([]app.SessionInfo, error) {
 	f.note("list")
 	return f.list, nil
 }
 
-func (f *fakeSessions) Open(_ context.Context, id string, fork bool) (*Switch, error) {
+func (f *fakeSessions) Open(_ context.Context, id string, fork bool) (*app.Switch, error) {
 	f.note("open %s fork=%v", id, fork)
 	return f.sw, nil
 }
 
-func (f *fakeSessions) Fork(_ context.Context, turn int) (*Switch, error) {
+func (f *fakeSessions) Fork(_ context.Context, turn int) (*app.Switch, error) {
 	f.note("fork %d", turn)
 	return f.sw, nil
 }
 
-func (f *fakeSessions) Turns(context.Context) (*Turns, error) {
+func (f *fakeSessions) Turns(context.Context) (*app.Turns, error) {
 	f.note("turns")
 	t := f.turns
 	return &t, nil
 }
 
-func (f *fakeSessions) Rewind(_ context.Context, turn int, mode RewindMode, c ConflictChoice) (*Switch, error) {
+func (f *fakeSessions) Rewind(_ context.Context, turn int, mode app.RewindMode, c app.ConflictChoice) (*app.Switch, error) {
 	f.note("rewind %d mode=%d conflicts=%d", turn, mode, c)
-	if len(f.conflicts) > 0 && c == ConflictsAsk {
-		return nil, &RewindConflicts{Paths: f.conflicts, Diffs: "--- a/parse.go\n+++ b/parse.go\n@@ -1 +1 @@\n-tern wrote this\n+edited by hand\n"}
+	if len(f.conflicts) > 0 && c == app.ConflictsAsk {
+		return nil, &app.RewindConflicts{Paths: f.conflicts, Diffs: "--- a/parse.go\n+++ b/parse.go\n@@ -1 +1 @@\n-tern wrote this\n+edited by hand\n"}
 	}
 	return f.sw, nil
 }
 
-func (f *fakeSessions) UndoRewind(_ context.Context, c ConflictChoice) (*Switch, error) {
+func (f *fakeSessions) UndoRewind(_ context.Context, c app.ConflictChoice) (*app.Switch, error) {
 	f.note("undo-rewind conflicts=%d", c)
 	return f.sw, nil
 }
@@ -82,8 +83,8 @@ func sprintf(format string, args ...any) string { return fmt.Sprintf(format, arg
 var day = time.Date(2026, 11, 29, 15, 4, 0, 0, time.UTC)
 
 // twoSessions is a workspace with the running session and two saved ones.
-func twoSessions() []SessionInfo {
-	return []SessionInfo{
+func twoSessions() []app.SessionInfo {
+	return []app.SessionInfo{
 		{ID: "cur00000", Updated: day.Add(2 * time.Hour), Current: true, Model: "test-model"},
 		{ID: "aaaa1111", Updated: day.Add(time.Hour), Title: "fix the flaky parser test", Prompt: "fix the flaky parser test in parse_test.go", Messages: 6, Model: "gpt-big"},
 		{ID: "bbbb2222", Updated: day, Title: "add a --json flag to list", Prompt: "add a --json flag to list", Messages: 1, Model: "gpt-small", Parent: "aaaa1111"},
@@ -103,8 +104,8 @@ func resumedReplay() []agent.Event {
 
 func TestResumePickerSwitchesSession(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{list: twoSessions(), sw: &Switch{ID: "aaaa1111", Replay: resumedReplay(), Summary: "resumed session aaaa1111: 2 messages", Notices: []string{"the model gpt-big is gone"}}}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "aaaa1111", Replay: resumedReplay(), Summary: "resumed session aaaa1111: 2 messages", Notices: []string{"the model gpt-big is gone"}}}
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	// Something of the old conversation, to see it replaced.
 	events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 1, Text: "old prompt"},
 		agent.Event{Kind: agent.EventUsage, Usage: provider.Usage{PromptTokens: 5}},
@@ -158,8 +159,8 @@ func TestResumePickerSwitchesSession(t *testing.T) {
 
 func TestResumePickerForkAndCancel(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{list: twoSessions(), sw: &Switch{ID: "new", Replay: resumedReplay()}}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "new", Replay: resumedReplay()}}
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/resume")
 	pressS(m, keyEnter)
 	pressS(m, keyEsc)
@@ -179,8 +180,8 @@ func TestResumePickerForkAndCancel(t *testing.T) {
 
 func TestResumeAtStart(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{list: twoSessions(), sw: &Switch{ID: "x", Replay: resumedReplay()}}
-	m, _ := newTestModel(t, Options{Sessions: fs, ResumeAtStart: true, ResumeFork: true})
+	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "x", Replay: resumedReplay()}}
+	m, _ := newTestModel(t, Options{ResumeAtStart: true, ResumeFork: true}, withSessions(fs))
 	stepS(m, m.startResume()())
 	if m.pick == nil || !strings.Contains(screen(m), "enter fork") {
 		t.Fatalf("no fork picker at start:\n%s", screen(m))
@@ -191,7 +192,7 @@ func TestResumeAtStart(t *testing.T) {
 	}
 	// No saved session: a notice, no picker.
 	empty := &fakeSessions{list: twoSessions()[:1]}
-	m, _ = newTestModel(t, Options{Sessions: empty, ResumeAtStart: true})
+	m, _ = newTestModel(t, Options{ResumeAtStart: true}, withSessions(empty))
 	stepS(m, m.startResume()())
 	if m.pick != nil || !strings.Contains(m.notice, "no saved sessions") {
 		t.Errorf("picker %v, notice %q", m.pick != nil, m.notice)
@@ -210,8 +211,8 @@ func TestSessionCommandsWithoutSessions(t *testing.T) {
 	}
 }
 
-func rewindTurns() Turns {
-	return Turns{Turns: []TurnInfo{
+func rewindTurns() app.Turns {
+	return app.Turns{Turns: []app.TurnInfo{
 		{Turn: 1, Time: day, Text: "write the parser"},
 		{Turn: 2, Time: day.Add(time.Minute), Text: "add tests", Files: 2},
 		{Turn: 3, Time: day.Add(2 * time.Minute), Text: "run them", Commands: 1},
@@ -221,7 +222,7 @@ func rewindTurns() Turns {
 func TestEscEscOpensRewind(t *testing.T) {
 	t.Parallel()
 	fs := &fakeSessions{turns: rewindTurns()}
-	m, fb := newTestModel(t, Options{Sessions: fs})
+	m, fb := newTestModel(t, Options{}, withSessions(fs))
 	now := fixedClock
 	m.clock = func() time.Time { return now }
 	pressS(m, keyEsc)
@@ -274,8 +275,8 @@ func TestRewindConversationPutsPromptBack(t *testing.T) {
 		{Kind: agent.EventTextDelta, Turn: 1, Text: "Parser written."},
 		{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone}},
 	}
-	fs := &fakeSessions{turns: rewindTurns(), sw: &Switch{Replay: replay, Prompt: "add tests", Summary: "rewound the conversation to before turn 2"}}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	fs := &fakeSessions{turns: rewindTurns(), sw: &app.Switch{Replay: replay, Prompt: "add tests", Summary: "rewound the conversation to before turn 2"}}
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 3, Text: "run them"},
 		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
 	typeS(m, "/rewind")
@@ -307,8 +308,8 @@ func TestRewindConversationPutsPromptBack(t *testing.T) {
 
 func TestRewindAsksAboutConflicts(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{turns: rewindTurns(), conflicts: []string{"parse.go"}, sw: &Switch{Summary: "rewound the code"}}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	fs := &fakeSessions{turns: rewindTurns(), conflicts: []string{"parse.go"}, sw: &app.Switch{Summary: "rewound the code"}}
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/rewind")
 	pressS(m, keyEnter)
 	pressS(m, keyEnter) // turn 3
@@ -336,8 +337,8 @@ func TestRewindOffersUndo(t *testing.T) {
 	t.Parallel()
 	turns := rewindTurns()
 	turns.Undo = "code and conversation to before turn 2"
-	fs := &fakeSessions{turns: turns, sw: &Switch{Summary: "undid it", Replay: resumedReplay()}}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	fs := &fakeSessions{turns: turns, sw: &app.Switch{Summary: "undid it", Replay: resumedReplay()}}
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/rewind")
 	pressS(m, keyEnter)
 	if it, _ := m.pick.selected(); !strings.Contains(it.label, "undo the last rewind") {
@@ -351,8 +352,8 @@ func TestRewindOffersUndo(t *testing.T) {
 
 func TestForkCommand(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{turns: rewindTurns(), sw: &Switch{ID: "fork1", Replay: resumedReplay(), Summary: "forked session a as fork1"}}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	fs := &fakeSessions{turns: rewindTurns(), sw: &app.Switch{ID: "fork1", Replay: resumedReplay(), Summary: "forked session a as fork1"}}
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/fork 2")
 	pressS(m, keyEnter)
 	typeS(m, "/fork")
@@ -374,7 +375,7 @@ func TestForkCommand(t *testing.T) {
 
 func TestSwitchErrorIsShown(t *testing.T) {
 	t.Parallel()
-	m, _ := newTestModel(t, Options{Sessions: &fakeSessions{}})
+	m, _ := newTestModel(t, Options{}, withSessions(&fakeSessions{}))
 	m.busy = true
 	stepS(m, switchMsg{err: errors.New("session x cannot be read"), what: "resume"})
 	if m.busy || !m.noticeBad || m.notice != "resume: session x cannot be read" {
@@ -385,7 +386,7 @@ func TestSwitchErrorIsShown(t *testing.T) {
 func TestGoldenResumePicker(t *testing.T) {
 	t.Parallel()
 	fs := &fakeSessions{list: twoSessions()}
-	goldenRun(t, 90, 20, Options{Sessions: fs}, func(tm *teatest.TestModel, _ *fakeBackend) {
+	goldenRunWith(t, 90, 20, Options{}, withSessions(fs), func(tm *teatest.TestModel, _ *fakeBackend) {
 		tm.Type("/resume")
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 		waitFor(t, tm, "Resume a session")
@@ -399,7 +400,7 @@ func TestResumePickerSelectsAnotherSession(t *testing.T) {
 	list := twoSessions()
 	list[0].Messages, list[0].Title = 4, "the running one"
 	fs := &fakeSessions{list: list}
-	m, _ := newTestModel(t, Options{Sessions: fs})
+	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/resume")
 	pressS(m, keyEnter)
 	if it, ok := m.pick.selected(); !ok || !strings.Contains(it.label, "fix the flaky parser test") {
@@ -417,7 +418,7 @@ func TestGoldenRewindList(t *testing.T) {
 	turns := rewindTurns()
 	turns.Undo = "code and conversation to before turn 4"
 	fs := &fakeSessions{turns: turns}
-	goldenRun(t, 90, 20, Options{Sessions: fs}, func(tm *teatest.TestModel, _ *fakeBackend) {
+	goldenRunWith(t, 90, 20, Options{}, withSessions(fs), func(tm *teatest.TestModel, _ *fakeBackend) {
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape})
 		waitFor(t, tm, "undo the last rewind")
@@ -430,7 +431,7 @@ func TestGoldenRewindList(t *testing.T) {
 func TestAltEscOpensRewind(t *testing.T) {
 	t.Parallel()
 	fs := &fakeSessions{turns: rewindTurns()}
-	m, fb := newTestModel(t, Options{Sessions: fs})
+	m, fb := newTestModel(t, Options{}, withSessions(fs))
 	altEsc := tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt}
 	typeS(m, "draft")
 	pressS(m, altEsc)

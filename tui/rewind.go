@@ -9,81 +9,20 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // escWindow is how soon a second esc on an empty input must follow the
 // first to open the rewind list.
 const escWindow = time.Second
 
-// RewindMode says what a rewind restores; the set is closed.
-type RewindMode int
-
-// The rewind modes, in the order the menu offers them.
-const (
-	// RewindAll restores the files and the conversation.
-	RewindAll RewindMode = iota + 1
-	// RewindConversation restores the conversation and leaves the files.
-	RewindConversation
-	// RewindCode restores the files and keeps the conversation.
-	RewindCode
-)
-
-// ConflictChoice says what a rewind does with files changed outside tern
-// since tern last wrote them; the set is closed.
-type ConflictChoice int
-
-// The choices.
-const (
-	// ConflictsAsk changes nothing and returns *RewindConflicts.
-	ConflictsAsk ConflictChoice = iota + 1
-	// ConflictsOverwrite restores those files too.
-	ConflictsOverwrite
-	// ConflictsKeep leaves those files as they are and restores the rest.
-	ConflictsKeep
-)
-
-// RewindConflicts is the error Sessions.Rewind and UndoRewind return with
-// ConflictsAsk when files changed outside tern since tern last wrote them.
-type RewindConflicts struct {
-	Paths []string
-	// Diffs are unified diffs from what tern left to what is there now:
-	// what overwriting would lose ("" when unknown).
-	Diffs string
-}
-
-// Error lists the conflicting files.
-func (e *RewindConflicts) Error() string {
-	return "changed outside tern since tern last wrote them: " + strings.Join(e.Paths, ", ")
-}
-
-// asConflicts reports whether err is a *RewindConflicts and sets *rc.
-func asConflicts(err error, rc **RewindConflicts) bool { return errors.As(err, rc) }
-
-// TurnInfo is a user turn in the rewind and fork lists.
-type TurnInfo struct {
-	Turn int
-	// Time is when the turn started, shown in its own location.
-	Time time.Time
-	// Text is the prompt.
-	Text string
-	// Files counts the file changes tools made in the turn; Commands the
-	// shell commands that changed files.
-	Files, Commands int
-}
-
-// Turns is what a rewind can go back to.
-type Turns struct {
-	// Turns are the user turns in the conversation, oldest first.
-	Turns []TurnInfo
-	// Undo describes the last rewind (or /undo), which UndoRewind reverses;
-	// "" when the session has none.
-	Undo string
-}
+// asConflicts reports whether err is a *app.RewindConflicts and sets *rc.
+func asConflicts(err error, rc **app.RewindConflicts) bool { return errors.As(err, rc) }
 
 // turnsMsg carries the turns for the rewind or fork list.
 type turnsMsg struct {
-	turns *Turns
+	turns *app.Turns
 	err   error
 	fork  bool
 }
@@ -99,7 +38,7 @@ func (m *model) cmdRewind(string) tea.Cmd { return m.loadTurns(false, "rewind") 
 
 // loadTurns fetches the user turns for the rewind list (or the fork list).
 func (m *model) loadTurns(fork bool, what string) tea.Cmd {
-	if m.opts.Sessions == nil {
+	if !m.be.Recorded() {
 		m.setNotice(what+": this session is not recorded", true)
 		return nil
 	}
@@ -107,9 +46,9 @@ func (m *model) loadTurns(fork bool, what string) tea.Cmd {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /"+what, true)
 		return nil
 	}
-	s, ctx := m.opts.Sessions, m.ctx
+	be, ctx := m.be, m.ctx
 	return func() tea.Msg {
-		t, err := s.Turns(ctx)
+		t, err := be.Turns(ctx)
 		return turnsMsg{turns: t, err: err, fork: fork}
 	}
 }
@@ -117,7 +56,7 @@ func (m *model) loadTurns(fork bool, what string) tea.Cmd {
 // escEmpty handles esc on an empty input while idle: the second press
 // within escWindow opens the rewind list.
 func (m *model) escEmpty() tea.Cmd {
-	if m.opts.Sessions == nil {
+	if !m.be.Recorded() {
 		return nil
 	}
 	if !m.escAt.IsZero() && m.rc.now.Sub(m.escAt) < escWindow {
@@ -141,7 +80,7 @@ func (m *model) onRewindTurns(msg turnsMsg) tea.Cmd {
 		items = append(items, pickItem{
 			label: "↶ undo the last rewind",
 			desc:  sanitize.Clean(u),
-			run:   func(m *model) tea.Cmd { return m.undoRewind(ConflictsAsk) },
+			run:   func(m *model) tea.Cmd { return m.undoRewind(app.ConflictsAsk) },
 		})
 	}
 	ts := msg.turns.Turns
@@ -169,7 +108,7 @@ func (m *model) onRewindTurns(msg turnsMsg) tea.Cmd {
 }
 
 // turnLabel is a turn's row: its number, time and prompt.
-func turnLabel(t TurnInfo) string {
+func turnLabel(t app.TurnInfo) string {
 	return fmt.Sprintf("#%-3d %s  %s", t.Turn, t.Time.Format("15:04"), shortPrompt(t.Text))
 }
 
@@ -190,23 +129,23 @@ func changeCount(files, cmds int) string {
 
 // askRewindMode asks what to restore: code and conversation, the
 // conversation only or the code only.
-func (m *model) askRewindMode(t TurnInfo, files, cmds int) {
+func (m *model) askRewindMode(t app.TurnInfo, files, cmds int) {
 	code := changeCount(files, cmds)
 	items := []pickItem{
 		{label: "Restore code and conversation", desc: code,
-			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, RewindAll, ConflictsAsk) }},
+			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, app.RewindAll, app.ConflictsAsk) }},
 		{label: "Restore conversation only", desc: "the files stay as they are",
-			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, RewindConversation, ConflictsAsk) }},
+			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, app.RewindConversation, app.ConflictsAsk) }},
 		{label: "Restore code only", desc: "the conversation stays",
-			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, RewindCode, ConflictsAsk) }},
+			run: func(m *model) tea.Cmd { return m.rewind(t.Turn, app.RewindCode, app.ConflictsAsk) }},
 	}
 	title := "Rewind to before #" + strconv.Itoa(t.Turn) + ": " + truncate(shortPrompt(t.Text), 50)
 	m.openPicker(newPicker(title, m.keys.Up.Help().Key+" · "+firstKey(m.keys.Choose)+" · "+helpText(m.keys.Cancel), items, false))
 }
 
 // rewind runs a rewind in the background.
-func (m *model) rewind(turn int, mode RewindMode, c ConflictChoice) tea.Cmd {
-	s, ctx := m.opts.Sessions, m.ctx
+func (m *model) rewind(turn int, mode app.RewindMode, c app.ConflictChoice) tea.Cmd {
+	be, ctx := m.be, m.ctx
 	if m.busy {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /rewind", true)
 		return nil
@@ -215,14 +154,14 @@ func (m *model) rewind(turn int, mode RewindMode, c ConflictChoice) tea.Cmd {
 	m.turnStart = m.rc.now
 	m.setNotice("rewinding…", false)
 	return func() tea.Msg {
-		sw, err := s.Rewind(ctx, turn, mode, c)
-		return switchMsg{sw: sw, err: err, what: "rewind", retry: func(c ConflictChoice) tea.Cmd { return m.rewind(turn, mode, c) }}
+		sw, err := be.Rewind(ctx, turn, mode, c)
+		return switchMsg{sw: sw, err: err, what: "rewind", retry: func(c app.ConflictChoice) tea.Cmd { return m.rewind(turn, mode, c) }}
 	}
 }
 
 // undoRewind reverses the last rewind in the background.
-func (m *model) undoRewind(c ConflictChoice) tea.Cmd {
-	s, ctx := m.opts.Sessions, m.ctx
+func (m *model) undoRewind(c app.ConflictChoice) tea.Cmd {
+	be, ctx := m.be, m.ctx
 	if m.busy {
 		m.setNotice("the agent is working: press "+firstKey(m.keys.Interrupt)+" first, then /rewind", true)
 		return nil
@@ -231,14 +170,14 @@ func (m *model) undoRewind(c ConflictChoice) tea.Cmd {
 	m.turnStart = m.rc.now
 	m.setNotice("undoing the last rewind…", false)
 	return func() tea.Msg {
-		sw, err := s.UndoRewind(ctx, c)
-		return switchMsg{sw: sw, err: err, what: "undo rewind", retry: func(c ConflictChoice) tea.Cmd { return m.undoRewind(c) }}
+		sw, err := be.UndoRewind(ctx, c)
+		return switchMsg{sw: sw, err: err, what: "undo rewind", retry: func(c app.ConflictChoice) tea.Cmd { return m.undoRewind(c) }}
 	}
 }
 
 // askConflicts shows the files changed outside tern and asks before
 // overwriting them.
-func (m *model) askConflicts(rc *RewindConflicts, retry func(ConflictChoice) tea.Cmd) {
+func (m *model) askConflicts(rc *app.RewindConflicts, retry func(app.ConflictChoice) tea.Cmd) {
 	names := make([]string, len(rc.Paths))
 	for i, p := range rc.Paths {
 		names[i] = sanitize.Clean(p)
@@ -250,9 +189,9 @@ func (m *model) askConflicts(rc *RewindConflicts, retry func(ConflictChoice) tea
 	}
 	items := []pickItem{
 		{label: keep, desc: "restore every other file",
-			run: func(*model) tea.Cmd { return retry(ConflictsKeep) }},
+			run: func(*model) tea.Cmd { return retry(app.ConflictsKeep) }},
 		{label: "Overwrite " + them, desc: "the changes made outside tern are lost (the rewind can be undone)",
-			run: func(*model) tea.Cmd { return retry(ConflictsOverwrite) }},
+			run: func(*model) tea.Cmd { return retry(app.ConflictsOverwrite) }},
 		{label: "Cancel", desc: "change nothing",
 			run: func(m *model) tea.Cmd { m.setNotice("rewind cancelled", false); return nil }},
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // TestModelIsRemembered checks that /model <id> switches the model and
-// hands it to Options.RememberModel, and says so truthfully.
+// hands it to the session's RememberModel, and says so truthfully.
 func TestModelIsRemembered(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -25,13 +25,13 @@ func TestModelIsRemembered(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var got []string
-			opts := Options{}
-			if tt.remember {
-				opts.RememberModel = func(id string) error { got = append(got, id); return tt.fail }
-			}
-			m, fb := newTestModel(t, opts)
-			if cmd := m.runCommand("/model big"); cmd != nil {
-				step(m, cmd())
+			m, fb := newTestModel(t, Options{}, func(f *fakeBackend) {
+				if tt.remember {
+					f.rememberModel = func(id string) error { got = append(got, id); return tt.fail }
+				}
+			})
+			for _, msg := range collect(m.runCommand("/model big")) {
+				step(m, msg)
 			}
 			if fb.Model() != "big" {
 				t.Fatalf("model %q", fb.Model())

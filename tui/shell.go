@@ -10,23 +10,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // maxShellContext bounds the output of a `!` command passed to the model.
 const maxShellContext = 8 << 10
-
-// SandboxRefused is what Options.Shell returns, with the exit code, when
-// the command failed with a permission error while confined: it ran, and
-// the sandbox may have refused part of it. Note says what the sandbox
-// allows; it goes to the model with the output.
-type SandboxRefused struct {
-	Note string
-}
-
-// Error returns the sandbox's note.
-func (e *SandboxRefused) Error() string { return e.Note }
 
 // shellDone is a finished `!` command kept for the next message.
 type shellDone struct {
@@ -63,10 +53,6 @@ type shellOutputMsg struct {
 // runShell starts a `!` command: the user asked for it, so it needs no
 // approval. Its command and output go to the model with the next message.
 func (m *model) runShell(command string) tea.Cmd {
-	if m.opts.Shell == nil {
-		m.setNotice("`!` commands are not available here", true)
-		return nil
-	}
 	if command == "" {
 		m.setNotice("type a command after !", true)
 		return nil
@@ -81,12 +67,12 @@ func (m *model) runShell(command string) tea.Cmd {
 	m.tr.end()
 	m.tr.add(card)
 	m.latest = card
-	shell := m.opts.Shell
+	be := m.be
 	start := func() tea.Msg {
 		go func() {
 			defer close(run.ch)
 			t0 := time.Now()
-			code, err := shell(ctx, command, func(s string, stderr bool) {
+			code, err := be.Shell(ctx, command, func(s string, stderr bool) {
 				select {
 				case run.ch <- shellOutputMsg{run: run, text: s, isErr: stderr}:
 				case <-ctx.Done():
@@ -123,7 +109,7 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 	}
 	cancelled := run.ctx.Err() != nil
 	run.cancel()
-	var refused *SandboxRefused
+	var refused *app.SandboxRefused
 	if errors.As(msg.err, &refused) {
 		msg.err = nil // it ran; the card and the model are told below
 	}

@@ -16,7 +16,7 @@ func TestShellCommandOutputRedacted(t *testing.T) {
 		out("extraheader = AUTHORIZATION: basic abc\n", false)
 		return 0, nil
 	}
-	m, fb := newTestModel(t, Options{Shell: shell})
+	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 	typeText(m, "!git remote -v")
 	press(m, keyEnter)
 	typeText(m, "which remote?")

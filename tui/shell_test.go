@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -37,12 +38,12 @@ func TestShellLinesContext(t *testing.T) {
 			shell := func(_ context.Context, cmd string, out func(string, bool)) (int, error) {
 				if strings.HasPrefix(cmd, "touch /etc") {
 					out("touch: cannot touch '/etc/x': Permission denied\n", true)
-					return 1, &SandboxRefused{Note: note}
+					return 1, &app.SandboxRefused{Note: note}
 				}
 				out("out of "+cmd+"\n", false)
 				return 0, nil
 			}
-			m, fb := newTestModel(t, Options{Shell: shell})
+			m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 			for _, c := range tc.commands {
 				typeText(m, "!"+c)
 				press(m, keyEnter)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Todo panel sizes: the most item lines shown, and fewer on short screens

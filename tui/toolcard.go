@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // cardState is where a tool call is in its life.

@@ -5,11 +5,11 @@ import tea "charm.land/bubbletea/v2"
 // cmdUnrecorded is /unrecorded: after the session log could not be
 // written, the user chooses to go on without recording.
 func (m *model) cmdUnrecorded(string) tea.Cmd {
-	if m.opts.ContinueUnrecorded == nil {
-		m.setNotice("this session is not recorded: there is nothing to turn off", true)
-		return nil
-	}
-	if !m.opts.ContinueUnrecorded() {
+	if !m.be.ContinueUnrecorded() {
+		if !m.be.Recorded() {
+			m.setNotice("this session is not recorded: there is nothing to turn off", true)
+			return nil
+		}
 		m.setNotice("the session log works: recording goes on", true)
 		return nil
 	}

@@ -17,12 +17,15 @@ func TestRecordingFailureCardAndUnrecorded(t *testing.T) {
 	t.Parallel()
 	failed := true
 	chose := 0
-	m, _ := newTestModel(t, Options{ContinueUnrecorded: func() bool {
-		chose++
-		ok := failed
-		failed = false
-		return ok
-	}})
+	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) {
+		f.recorded = true
+		f.continueUnrecorded = func() bool {
+			chose++
+			ok := failed
+			failed = false
+			return ok
+		}
+	})
 	typeText(m, "hello")
 	press(m, keyEnter)
 	err := fmt.Errorf("%w: write session x.jsonl: no space left on device; nothing more runs", agent.ErrRecording)

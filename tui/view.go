@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // maxQueuedShown bounds the queued-message lines under the transcript.

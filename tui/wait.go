@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // waitPhase is what a running turn waits for between tools and dialogs:
@@ -67,7 +67,8 @@ func (m *model) onWaitEvent(ev agent.Event) {
 		m.wait.compacting = time.Time{}
 		m.wait.enter(waitWorking, now)
 	case agent.EventToolCallReady, agent.EventApprovalRequested, agent.EventApprovalResolved,
-		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError:
+		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError,
+		agent.EventMessageAppended:
 		// The dialog and running tools are read from their own state.
 	}
 }

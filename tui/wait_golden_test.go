@@ -19,7 +19,7 @@ func TestGoldenRetryCountdown(t *testing.T) {
 	for _, width := range []int{120, 80} {
 		t.Run(itoa(width), func(t *testing.T) {
 			t.Parallel()
-			goldenRun(t, width, 16, Options{ContextWindow: 128000}, func(tm *teatest.TestModel, fb *fakeBackend) {
+			goldenRunWith(t, width, 16, Options{}, func(f *fakeBackend) { f.window = fixedWindow(128000) }, func(tm *teatest.TestModel, fb *fakeBackend) {
 				tm.Type("explain the parser")
 				tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 				waitFor(t, tm, "working")

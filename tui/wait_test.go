@@ -60,7 +60,7 @@ func TestStatusLineNamesEveryWait(t *testing.T) {
 		for _, width := range []int{120, 80} {
 			t.Run(tc.name+"/"+itoa(width), func(t *testing.T) {
 				t.Parallel()
-				m, _ := newTestModel(t, Options{ContextWindow: 128000})
+				m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = fixedWindow(128000) })
 				now := fixedClock
 				m.clock = func() time.Time { return now }
 				m.Update(tea.WindowSizeMsg{Width: width, Height: 30})
@@ -73,7 +73,9 @@ func TestStatusLineNamesEveryWait(t *testing.T) {
 						continue
 					}
 					if r := s.ev.Retry; r != nil {
-						r.At = now.Add(r.Wait)
+						retry := *r // the steps are shared by the parallel widths
+						retry.At = now.Add(r.Wait)
+						s.ev.Retry = &retry
 					}
 					events(m, s.ev)
 				}
@@ -111,7 +113,7 @@ func TestContextUseKeptAfterCompaction(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, _ := newTestModel(t, Options{ContextWindow: 128000})
+			m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.window = fixedWindow(128000) })
 			events(m, usage(64000))
 			events(m, agent.Event{Kind: agent.EventCompactionStarted, Compaction: &agent.Compaction{}},
 				usage(64000), // the summary request itself

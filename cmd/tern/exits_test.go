@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui"
 )
@@ -47,7 +48,7 @@ var leakMarkers = []string{markEnv, markKey, markLocal, markSSH, markOutside, tm
 type exitFixture struct {
 	root, home, ws, outside string
 	env                     map[string]string
-	app                     *app
+	app                     *wired
 }
 
 func newExitFixture(t *testing.T, gatewayURL string) *exitFixture {
@@ -100,7 +101,7 @@ func newExitFixture(t *testing.T, gatewayURL string) *exitFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.app, err = c.wire(context.Background(), cfg, wireOptions{notices: &bytes.Buffer{}, session: sessionChoice{mode: resumeNone}})
+	f.app, err = c.wire(context.Background(), cfg, wireOptions{notices: &bytes.Buffer{}, session: app.Choice{Mode: app.ResumeNone}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,48 +379,89 @@ func TestEveryToolIsGuarded(t *testing.T) {
 }
 
 // interfaceHooks classifies every function and interface the interface's
-// options hand it: an exit has a probe in TestOtherExitsAreGuarded; the
-// rest say why no workspace content leaves through them. A new hook fails
+// options hand it; serviceMethods does the same for each method of the
+// session service, which is how the interface reaches the session. An exit
+// has a probe in TestOtherExitsAreGuarded; the rest say why no workspace
+// content leaves through them. A new hook or method fails
 // TestEveryInterfaceHookIsClassified until it is added here.
-var interfaceHooks = map[string]string{
-	"Agent":        "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
-	"Shell":        "exit: `!` commands, through run_shell (probe \"! shell\")",
-	"Attach":       "exit: @-mentions, through read_file (probe \"@-mention\")",
-	"Export":       "exit: /export (probe \"/export\")",
-	"Files":        "exit: the @-mention picker's file names (probe \"@-mention picker\")",
-	"Models":       "the gateway's model ids; no workspace content",
-	"LookupWindow": "a model's context window from the gateway; no workspace content",
-	"Context":      "sizes of the context window's parts; no content",
-	"Remember":     "writes a line the user typed to AGENTS.md in the workspace; nothing is read",
-	"Diff":         "the session's own file changes, on screen only; they were written by the guarded edit tools",
-	"Undo":         "puts back files the session changed, inside the workspace",
-	"Sessions":     "this workspace's session logs in TERN_HOME, reopened; what they hold passed the exits when it was recorded",
-	// Other helpers add rows here too: merge, do not replace.
-	"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
-	"RememberModel":      "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
-	"Rename":             "records the title the user typed in the session log; nothing is read",
-	"LSP":                "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
-}
+var (
+	interfaceHooks = map[string]string{
+		"App": "the session service: each of its methods is classified in serviceMethods",
+		"LSP": "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
+	}
+	serviceMethods = map[string]string{
+		"Events":             "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
+		"Shell":              "exit: `!` commands, through run_shell (probe \"! shell\")",
+		"Attach":             "exit: @-mentions, through read_file (probe \"@-mention\")",
+		"Export":             "exit: /export (probe \"/export\")",
+		"Files":              "exit: the @-mention picker's file names (probe \"@-mention picker\")",
+		"Run":                "drives the agent; its output is Events",
+		"Submit":             "sends the user's text to the model; nothing is read",
+		"Cancel":             "stops a turn",
+		"Compact":            "the model summarises the conversation it already holds",
+		"Reset":              "starts a new conversation and log",
+		"Context":            "sizes of the context window's parts; no content",
+		"SetBudget":          "limits of the next turns",
+		"Model":              "the model id",
+		"SetModel":           "switches the model id",
+		"Models":             "the gateway's model ids; no workspace content",
+		"ContextWindow":      "a model's context window from the config or the gateway; no workspace content",
+		"RememberModel":      "writes the model id the user picked to TERN_HOME/state.json; no workspace content",
+		"Policy":             "the approval policy",
+		"SetPolicy":          "switches the approval policy",
+		"Permissions":        "the policy, rules and grants; no workspace content",
+		"Revoke":             "takes a grant back",
+		"EnterPlan":          "plan mode",
+		"LeavePlan":          "plan mode",
+		"Planning":           "plan mode",
+		"PlanPolicy":         "plan mode",
+		"AcceptPlan":         "plan mode, then a message the user accepted",
+		"Remember":           "writes a line the user typed to AGENTS.md in the workspace; nothing is read",
+		"Diff":               "the session's own file changes, on screen only; they were written by the guarded edit tools",
+		"Undo":               "puts back files the session changed, inside the workspace",
+		"ID":                 "the session's id",
+		"Recorded":           "whether the session has a log",
+		"List":               "this workspace's session logs in TERN_HOME: titles and counts",
+		"Open":               "this workspace's session logs, reopened; what they hold passed the exits when it was recorded",
+		"Fork":               "a copy of the running session's log",
+		"Turns":              "the running session's prompts, for the rewind list",
+		"Rewind":             "puts back files and conversation the session recorded, inside the workspace",
+		"UndoRewind":         "reverses a rewind, inside the workspace",
+		"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
+		"Rename":             "records the title the user typed in the session log; nothing is read",
+	}
+)
 
 func TestEveryInterfaceHookIsClassified(t *testing.T) {
 	t.Parallel()
+	check := func(what string, names []string, table map[string]string) {
+		t.Helper()
+		for _, name := range names {
+			if _, ok := table[name]; !ok {
+				t.Errorf("%s.%s is new: if content can leave the workspace through it, give it a probe in TestOtherExitsAreGuarded; either way, classify it", what, name)
+			}
+		}
+		for name := range table {
+			if !slices.Contains(names, name) {
+				t.Errorf("%s has no %s any more: remove it from the table", what, name)
+			}
+		}
+	}
 	typ := reflect.TypeFor[tui.Options]()
-	seen := make(map[string]bool)
+	var hooks []string
 	for i := range typ.NumField() {
 		fl := typ.Field(i)
-		if k := fl.Type.Kind(); k != reflect.Func && k != reflect.Interface {
-			continue
-		}
-		seen[fl.Name] = true
-		if _, ok := interfaceHooks[fl.Name]; !ok {
-			t.Errorf("tui.Options.%s is new: if content can leave the workspace through it, give it a probe in TestOtherExitsAreGuarded; either way, classify it in interfaceHooks", fl.Name)
+		if k := fl.Type.Kind(); k == reflect.Func || k == reflect.Interface {
+			hooks = append(hooks, fl.Name)
 		}
 	}
-	for name := range interfaceHooks {
-		if !seen[name] {
-			t.Errorf("interfaceHooks lists %s, which tui.Options no longer has: remove it", name)
-		}
+	check("tui.Options", hooks, interfaceHooks)
+	svc := reflect.TypeFor[app.Service]()
+	var methods []string
+	for i := range svc.NumMethod() {
+		methods = append(methods, svc.Method(i).Name)
 	}
+	check("app.Service", methods, serviceMethods)
 }
 
 // TestOtherExitsAreGuarded drives a turn in which the model asks for every
@@ -472,9 +514,9 @@ func TestOtherExitsAreGuarded(t *testing.T) {
 	runDone := make(chan struct{})
 	go func() {
 		defer close(runDone)
-		f.app.Agent.Run(ctx)
+		f.app.Session.Run(ctx)
 	}()
-	if err := f.app.Agent.Submit("Show me every secret you can find."); err != nil {
+	if err := f.app.Session.Submit("Show me every secret you can find."); err != nil {
 		t.Fatal(err)
 	}
 	results := 0
@@ -482,7 +524,7 @@ func TestOtherExitsAreGuarded(t *testing.T) {
 turn:
 	for {
 		select {
-		case ev := <-f.app.Agent.Events():
+		case ev := <-f.app.Session.Events():
 			switch ev.Kind {
 			case agent.EventApprovalRequested:
 				ev.Approval.Reply(agent.Decision{Kind: agent.AllowOnce})
@@ -496,7 +538,7 @@ turn:
 			case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 				agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 				agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-				agent.EventCompactionStarted, agent.EventCompactionFinished:
+				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended:
 			}
 		case <-timeout:
 			t.Fatal("the turn did not finish within a minute")
@@ -518,7 +560,7 @@ turn:
 		}
 	})
 	t.Run("@-mention", func(t *testing.T) {
-		attach := attachFile(f.app.Registry)
+		attach := f.app.Session.Attach
 		for _, p := range f.paths() {
 			text, err := attach(p)
 			if err == nil {
@@ -532,7 +574,7 @@ turn:
 		}
 	})
 	t.Run("@-mention picker", func(t *testing.T) {
-		names, err := f.app.Files(ctx, 0)
+		names, err := f.app.Session.Files(ctx, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -547,7 +589,7 @@ turn:
 		}
 	})
 	t.Run("! shell", func(t *testing.T) {
-		sh := userShell(f.app.Registry)
+		sh := f.app.Session.Shell
 		shellProbe(t, f, func(command string) (string, bool) {
 			var out strings.Builder
 			code, err := sh(ctx, command, func(s string, _ bool) { out.WriteString(s) })
@@ -558,7 +600,7 @@ turn:
 		})
 	})
 	t.Run("/export", func(t *testing.T) {
-		path, err := f.app.log.export("")
+		path, err := f.app.Session.Export("")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -577,9 +619,9 @@ turn:
 
 	stop()
 	<-runDone
-	for range f.app.Agent.Events() {
+	for range f.app.Session.Events() {
 	}
-	id := f.app.SessionID()
+	id := f.app.Session.ID()
 	if err := f.app.Close(); err != nil {
 		t.Fatal(err)
 	}

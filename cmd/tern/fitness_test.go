@@ -130,6 +130,29 @@ var layerRules = []layerRule{
 			"provider.ToolSpec precisely so the tools need no provider package",
 	},
 	{
+		name:    "internal/app imports no front end",
+		imports: []string{modulePrefix + "tui", modulePrefix + "cmd", modulePrefix + "internal/acp"},
+		applies: within("internal/app"),
+		tests:   true,
+		reason: "internal/app is the one session service that the interface, `tern run` and `tern acp` all drive; " +
+			"a service that knew one of its front ends could not serve the others the same way",
+	},
+	{
+		name:    "only front ends use internal/app",
+		imports: []string{modulePrefix + "internal/app"},
+		applies: within("agent", "approval", "tools", "session", "provider"),
+		tests:   true,
+		reason: "the layers under the session service (the agent loop, approvals, tools, the log, providers) know " +
+			"nothing of sessions being created, switched or rewound; only the front ends above drive it",
+	},
+	{
+		name:    "front ends reach the session log through internal/app",
+		imports: []string{modulePrefix + "session"},
+		applies: within("tui", "cmd/tern/headless", "internal/acp"),
+		reason: "loading, recording, switching and rewinding a session happen in one place, internal/app, so every " +
+			"front end resumes and records a session the same way; a front end reading the log itself would be a second way",
+	},
+	{
 		name:    "nothing imports cmd/tern",
 		imports: []string{modulePrefix + "cmd"},
 		applies: except("cmd"),
@@ -140,6 +163,12 @@ var layerRules = []layerRule{
 		imports: []string{modulePrefix + "provider/providertest"},
 		applies: except("provider/providertest"),
 		reason:  "provider/providertest is the scripted fake provider the tests share; shipped code answering from scripts would be a mock, and provider/mock is the offline provider that ships",
+	},
+	{
+		name:    "tools/toolstest only in tests",
+		imports: []string{modulePrefix + "tools/toolstest"},
+		applies: except("tools/toolstest"),
+		reason:  "tools/toolstest builds the workspaces the tests of several packages share; shipped code has no use for a fixture",
 	},
 }
 
@@ -380,7 +409,8 @@ func TestArchitecture(t *testing.T) {
 func TestArchitectureRulesCanFail(t *testing.T) {
 	t.Parallel()
 	candidates := []string{"agent", "agent/x", "approval", "approval/x", "tools", "tools/sandbox", "session", "provider", "provider/mock",
-		"provider/openai", "tui", "tui/markdown", "tui/sanitize", "cmd/tern", "cmd/tern/doctor", "newpkg", "internal/x"}
+		"provider/openai", "tui", "tui/markdown", "internal/sanitize", "cmd/tern", "cmd/tern/doctor", "cmd/tern/headless",
+		"internal/app", "internal/acp", "newpkg", "internal/x"}
 	for _, r := range layerRules {
 		if r.reason == "" {
 			t.Errorf("rule %q has no reason", r.name)
@@ -429,7 +459,8 @@ func TestArchitectureCases(t *testing.T) {
 		{"agent", "os/exec", true, nil},
 		{"agent", modulePrefix + "provider/openai", false, []string{"provider implementations only in cmd/tern", "agent imports no provider implementation"}},
 		{"agent", modulePrefix + "provider", false, nil},
-		{"agent", modulePrefix + "tui/sanitize", false, []string{"agent imports no tui"}},
+		{"agent", modulePrefix + "tui/markdown", false, []string{"agent imports no tui"}},
+		{"agent", modulePrefix + "internal/sanitize", false, nil},
 		{"tools/sandbox", "os/exec", false, nil},
 		{"session", "os/exec", false, nil},
 		{"session", modulePrefix + "tui", false, []string{"session imports no tui"}},
@@ -457,6 +488,14 @@ func TestArchitectureCases(t *testing.T) {
 		{"cmd/tern/doctor", modulePrefix + "cmd/tern/config", false, nil},
 		{"agent", modulePrefix + "provider/providertest", false, []string{"provider/providertest only in tests"}},
 		{"agent", modulePrefix + "provider/providertest", true, nil},
+		{"tui", modulePrefix + "internal/app", false, nil},
+		{"internal/app", modulePrefix + "agent", false, nil},
+		{"internal/app", modulePrefix + "session", false, nil},
+		{"internal/app", modulePrefix + "tui", false, []string{"internal/app imports no front end"}},
+		{"agent", modulePrefix + "internal/app", false, []string{"only front ends use internal/app"}},
+		{"session", modulePrefix + "internal/app", true, []string{"only front ends use internal/app"}},
+		{"tui", modulePrefix + "session", false, []string{"front ends reach the session log through internal/app"}},
+		{"cmd/tern", modulePrefix + "session", false, nil},
 	}
 	for _, tc := range tests {
 		vs := checkRules(layerRules, map[string][]importEdge{tc.pkg: {{path: tc.imp, pos: "x.go:1", test: tc.test}}})

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	// Builds the width tables the first frame needs while packages load.
+	"github.com/ternhq/tern/internal/app"
 	_ "github.com/ternhq/tern/internal/warm"
 	"github.com/ternhq/tern/tools/sandbox"
 )
@@ -193,14 +194,14 @@ func markBareResume(args []string) []string {
 
 // rootSession turns --continue, --resume and --fork into a session choice.
 // When it returns ok false, the command ends with code.
-func (c *cli) rootSession(ctx context.Context, common *commonFlags, rf *rootOnlyFlags) (sessionChoice, int, bool) {
-	choice := sessionChoice{mode: resumeNone, fork: rf.fork}
+func (c *cli) rootSession(ctx context.Context, common *commonFlags, rf *rootOnlyFlags) (app.Choice, int, bool) {
+	choice := app.Choice{Mode: app.ResumeNone, Fork: rf.fork}
 	switch {
 	case rf.cont && rf.resume != "":
 		c.printf(c.stderr, "tern: --continue and --resume both pick a session; give one\n")
 		return choice, exitUsage, false
 	case rf.resume == bareResume && c.stdinIsTerminal:
-		choice.mode = resumePick // the interface opens the session picker
+		choice.Mode = app.ResumePick // the interface opens the session picker
 	case rf.resume == bareResume:
 		// No terminal for the picker: list the sessions to choose from.
 		c.printf(c.stderr, "tern: --resume without an id opens a picker, which needs a terminal; the sessions of this workspace:\n")
@@ -210,9 +211,9 @@ func (c *cli) rootSession(ctx context.Context, common *commonFlags, rf *rootOnly
 		c.printf(c.stderr, "Run 'tern --resume ID' (an id prefix is enough), or 'tern --continue' for the one used last.\n")
 		return choice, exitUsage, false
 	case rf.cont:
-		choice.mode = resumeLatest
+		choice.Mode = app.ResumeLatest
 	case rf.resume != "":
-		choice.mode, choice.id = resumeID, rf.resume
+		choice.Mode, choice.ID = app.ResumeID, rf.resume
 	case rf.fork:
 		c.printf(c.stderr, "tern: --fork needs --continue or --resume ID: it starts a new session from an earlier one\n")
 		return choice, exitUsage, false

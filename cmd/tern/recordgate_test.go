@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 )
 
 // fillDisk makes every later write to the session log fail as on a full
@@ -47,7 +48,7 @@ func fillDisk(t *testing.T, path string) {
 // recordingFixture wires tern in-process against the scripted gateway (a
 // write_file call, then a text answer) with a session log in a temporary
 // TERN_HOME.
-func recordingFixture(t *testing.T, g *fakeGateway, interactive bool, prepare ...func(ternHome string)) (*app, *cli, *bytes.Buffer, string) {
+func recordingFixture(t *testing.T, g *fakeGateway, interactive bool, prepare ...func(ternHome string)) (*wired, *cli, *bytes.Buffer, string) {
 	t.Helper()
 	root := t.TempDir()
 	for _, p := range prepare {
@@ -72,7 +73,7 @@ func recordingFixture(t *testing.T, g *fakeGateway, interactive bool, prepare ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := c.wire(context.Background(), cfg, wireOptions{interactive: interactive, notices: &stderr, session: sessionChoice{mode: resumeNone}})
+	a, err := c.wire(context.Background(), cfg, wireOptions{interactive: interactive, notices: &stderr, session: app.Choice{Mode: app.ResumeNone}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,8 +100,8 @@ func TestRecordingFailureStopsHeadlessRun(t *testing.T) {
 			t.Parallel()
 			g := newFakeGateway(t, scripted)
 			a, c, stdout, ws := recordingFixture(t, g, false)
-			path := a.log.writer.Path()
-			if err := a.log.writer.Sync(); err != nil { // the header is on disk
+			path := a.Session.LogPath()
+			if err := a.Session.Sync(); err != nil { // the header is on disk
 				t.Fatal(err)
 			}
 			if tt.midTurn {
@@ -139,13 +140,13 @@ func TestContinueUnrecorded(t *testing.T) {
 		t.Parallel()
 		g := newFakeGateway(t, scripted)
 		a, _, _, ws := recordingFixture(t, g, true)
-		if a.unrecorded() {
+		if a.Session.ContinueUnrecorded() {
 			t.Error("continueUnrecorded accepted while recording works")
 		}
-		if err := a.log.writer.Sync(); err != nil { // the header is on disk
+		if err := a.Session.Sync(); err != nil { // the header is on disk
 			t.Fatal(err)
 		}
-		fillDisk(t, a.log.writer.Path())
+		fillDisk(t, a.Session.LogPath())
 		turnsUntilTheChoice(t, g, a, ws)
 	})
 	t.Run("log not opened", func(t *testing.T) {
@@ -160,8 +161,8 @@ func TestContinueUnrecorded(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		if a.log != nil || a.unrecorded == nil {
-			t.Fatal("the log opened in a broken TERN_HOME, or there is no way on without it")
+		if a.Session.Recorded() {
+			t.Fatal("the log opened in a broken TERN_HOME")
 		}
 		turnsUntilTheChoice(t, g, a, ws)
 	})
@@ -169,20 +170,20 @@ func TestContinueUnrecorded(t *testing.T) {
 
 // turnsUntilTheChoice runs turns on a whose log failed: refused until the
 // choice, then run.
-func turnsUntilTheChoice(t *testing.T, g *fakeGateway, a *app, ws string) {
+func turnsUntilTheChoice(t *testing.T, g *fakeGateway, a *wired, ws string) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go a.Agent.Run(ctx)
+	go a.Session.Run(ctx)
 	turn := func() *agent.Event {
 		t.Helper()
-		if err := a.Agent.Submit("create hello.txt"); err != nil {
+		if err := a.Session.Submit("create hello.txt"); err != nil {
 			t.Fatal(err)
 		}
 		timeout := time.After(10 * time.Second)
 		for {
 			select {
-			case ev := <-a.Agent.Events():
+			case ev := <-a.Session.Events():
 				if ev.Kind == agent.EventTurnFinished {
 					return &ev
 				}
@@ -200,7 +201,7 @@ func turnsUntilTheChoice(t *testing.T, g *fakeGateway, a *app, ws string) {
 	if n := g.requests.Load(); n != 0 {
 		t.Fatalf("%d requests reached the gateway before the choice", n)
 	}
-	if !a.unrecorded() {
+	if !a.Session.ContinueUnrecorded() {
 		t.Fatal("continueUnrecorded refused after a failure")
 	}
 	if ev := turn(); ev.Finish == nil || ev.Finish.Reason != agent.FinishDone {

@@ -14,6 +14,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/cmd/tern/headless"
+	"github.com/ternhq/tern/internal/app"
 )
 
 // maxPromptBytes bounds a prompt read from stdin.
@@ -42,15 +43,15 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern run: %v\n", err)
 		return exitUsage
 	}
-	choice := sessionChoice{mode: resumeNone}
+	choice := app.Choice{Mode: app.ResumeNone}
 	switch {
 	case rf.cont && rf.session != "":
 		c.printf(c.stderr, "tern run: --continue and --session both pick a session; give one\n")
 		return exitUsage
 	case rf.cont:
-		choice.mode = resumeLatest
+		choice.Mode = app.ResumeLatest
 	case rf.session != "":
-		choice = sessionChoice{mode: resumeID, id: rf.session}
+		choice = app.Choice{Mode: app.ResumeID, ID: rf.session}
 	}
 	a, err := c.wire(ctx, cfg, wireOptions{notices: c.stderr, session: choice})
 	if err != nil {
@@ -76,7 +77,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 
 // runTurn runs the prompt headlessly on a wired session and returns the
 // exit status.
-func (c *cli) runTurn(ctx context.Context, a *app, prompt string, jsonOut bool) int {
+func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, jsonOut bool) int {
 	if a.Sandbox.Warning != "" && c.stderrIsTerminal {
 		c.printf(c.stderr, "tern: %s\n", a.Sandbox.Warning)
 	}
@@ -88,14 +89,14 @@ func (c *cli) runTurn(ctx context.Context, a *app, prompt string, jsonOut bool) 
 	defer context.AfterFunc(sigCtx, stop)()
 
 	reason, err := headless.Run(sigCtx, headless.Options{
-		Agent:  a.Agent,
+		Agent:  a.Session,
 		Prompt: prompt,
 		JSON:   jsonOut,
 		Session: headless.Session{
-			Tern: version, Model: a.Model, Workspace: a.Workspace, Approval: a.Policy.String(), Offline: a.Offline,
-			ID: a.SessionID(), Priced: a.Prices != nil,
+			Tern: version, Model: a.Session.Model(), Workspace: a.Workspace, Approval: a.Session.Policy().String(), Offline: a.Offline,
+			ID: a.Session.ID(), Priced: a.Prices != nil,
 		},
-		Policy:   a.Policy,
+		Policy:   a.Session.Policy(),
 		Stdout:   c.stdout,
 		Stderr:   c.stderr,
 		Progress: c.stderrIsTerminal,
@@ -121,8 +122,8 @@ func (c *cli) runTurn(ctx context.Context, a *app, prompt string, jsonOut bool) 
 // setBudget gives the agent the run's budget; a cost limit needs the
 // model's prices. The prices are set even without a limit, so the run
 // reports its cost.
-func setBudget(cfg *config.Config, a *app) error {
-	if err := cfg.CheckBudget(a.Model); err != nil {
+func setBudget(cfg *config.Config, a *wired) error {
+	if err := cfg.CheckBudget(a.Session.Model()); err != nil {
 		return err
 	}
 	b := agent.Budget{
@@ -134,7 +135,7 @@ func setBudget(cfg *config.Config, a *app) error {
 		p := agent.Prices(*a.Prices)
 		b.Prices = &p
 	}
-	return a.Agent.SetBudget(b)
+	return a.Session.SetBudget(b)
 }
 
 // exitBudget is the exit status of a run stopped by --max-cost,

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ternhq/tern/internal/app"
 )
 
 // TestTernConfigRefusedInHomeWorkspace: tern started in the home directory
@@ -36,7 +38,7 @@ func TestTernConfigRefusedInHomeWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := c.wire(context.Background(), cfg, wireOptions{notices: &bytes.Buffer{}, session: sessionChoice{mode: resumeNone}})
+	a, err := c.wire(context.Background(), cfg, wireOptions{notices: &bytes.Buffer{}, session: app.Choice{Mode: app.ResumeNone}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,10 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/cmd/tern/headless"
+	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // sessions is `tern sessions [--json] [--all]` and
@@ -171,7 +172,7 @@ func (c *cli) exportSession(args []string) int {
 	for _, w := range s.Warnings {
 		c.printf(c.stderr, "tern: %s\n", sanitize.Clean(w))
 	}
-	md := exportMarkdown(s)
+	md := app.ExportMarkdown(s)
 	if len(pos) == 1 {
 		if _, err := io.WriteString(c.stdout, md); err != nil {
 			c.printf(c.stderr, "tern sessions export: %v\n", err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/cmd/tern/config"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/mock"
 	"github.com/ternhq/tern/provider/openai"
@@ -23,34 +23,26 @@ import (
 	"github.com/ternhq/tern/tui"
 )
 
-// app is a wired session: everything the interface or the headless runner
-// needs. Its fields mirror tui.Options.
-type app struct {
-	// Agent is the agent with its events recorded in the session log.
-	Agent         *recordedAgent
-	Model         string
-	Policy        agent.Policy
-	Workspace     string
-	Offline       bool
-	Home          string
-	ContextWindow int
+// wired is a session and what the front ends show of its configuration.
+type wired struct {
+	// Session is the session service the front end drives.
+	Session *app.Session
+	// Workspace is the workspace root; Offline says the scripted provider
+	// answers.
+	Workspace string
+	Offline   bool
+	Home      string
 	// Memory are the project memory files in the system prompt.
 	Memory []agent.MemoryFile
-	// Prices are the model's configured prices; nil when none are set.
+	// Registry holds the session's tools.
+	Registry *tools.Registry
+	// Prices are the starting model's configured prices; nil when none are
+	// set.
 	Prices *tui.Prices
 	// Notices are shown once when the interface opens.
 	Notices []string
-	// Models lists the gateway's models (for /model).
-	Models func(ctx context.Context) ([]string, error)
-	// LookupWindow asks the gateway's model list for a model's context
-	// window; nil offline.
-	LookupWindow func(ctx context.Context, model string) (int, error)
 	// Redact scrubs the API key from text before it is shown.
 	Redact func(string) string
-	// Registry holds the tools; `!` commands and @-mentions go through them.
-	Registry *tools.Registry
-	// Files lists workspace files for the @-mention picker.
-	Files func(ctx context.Context, max int) ([]string, error)
 	// Sandbox says how shell commands are confined. When its Warning is
 	// set (the sandbox is on but Landlock is unavailable, or --no-network
 	// cannot be enforced), the interface shows it once.
@@ -58,54 +50,28 @@ type app struct {
 	// Permissions says where the approval settings came from and what the
 	// sandbox allows, for /permissions.
 	Permissions tui.PermissionsInfo
-	// Resumed is the session continued, nil for a new one.
-	Resumed *resumed
+	// Saved is the session continued, nil for a new one.
+	Saved *app.Saved
 	// Pick opens the session picker at start (--resume without an id);
 	// with PickFork the session chosen is forked.
 	Pick, PickFork bool
-	// log is the session log the agent's events are recorded in.
-	log *sessionLog
-	// unrecorded is the user's choice to go on after the log could not be
-	// written or opened; nil when there is no log to fail.
-	unrecorded func() bool
-	// stopTap ends the recording of events.
-	stopTap context.CancelFunc
-	// titles names the session after its first answer; nil when it is not
-	// named by a model (offline, headless).
-	titles *titler
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
 	// LSP runs the language servers (lsp.go); nil with lsp = false.
 	LSP *lsp.Manager
 }
 
-// SessionID is the id of the session being recorded.
-func (a *app) SessionID() string { return a.log.ID() }
-
-// Close writes the rest of the session log and releases what the session
-// holds outside the workspace (the sandbox's TMPDIR); call it when the
-// session ends, after the agent's events are drained. It returns the
-// error writing the log met, if any.
-func (a *app) Close() error {
-	var err error
-	if a.titles != nil {
-		a.titles.stop() // before the log closes: a late title is dropped
-		a.titles = nil
+// Close closes the session (writing the rest of its log) and releases
+// what it holds outside the workspace (the sandbox's TMPDIR); call it when
+// the session ends, after the agent's events are drained.
+func (w *wired) Close() error {
+	err := w.Session.Close()
+	if w.cleanup != nil {
+		w.cleanup()
+		w.cleanup = nil
 	}
-	if a.log != nil {
-		err = a.log.close()
-		a.log = nil
-	}
-	if a.stopTap != nil {
-		a.stopTap()
-		a.stopTap = nil
-	}
-	if a.cleanup != nil {
-		a.cleanup()
-		a.cleanup = nil
-	}
-	if a.LSP != nil {
-		_ = a.LSP.Close() // the servers get a second to stop, then are killed
+	if w.LSP != nil {
+		_ = w.LSP.Close() // the servers get a second to stop, then are killed
 	}
 	return err
 }
@@ -118,7 +84,7 @@ type wireOptions struct {
 	// notices receives the offline notice and what resuming had to adapt.
 	notices io.Writer
 	// session says whether to start a new session log or continue one.
-	session sessionChoice
+	session app.Choice
 }
 
 // loadConfig resolves the configuration for a command.
@@ -129,7 +95,7 @@ func (c *cli) loadConfig(flags *commonFlags) (*config.Config, error) {
 // wire builds provider, workspace, tools, system prompt and agent from the
 // configuration. Every error it returns is a configuration error (exit 2):
 // an invalid policy, a rule naming an unknown tool, an unusable workspace.
-func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*app, error) {
+func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*wired, error) {
 	policy, err := agent.ParsePolicy(cfg.Approval.V)
 	if err != nil {
 		return nil, fmt.Errorf("approval policy from %s: %w", cfg.Approval.Source, err)
@@ -188,9 +154,9 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	wired := false
+	done := false
 	defer func() {
-		if !wired {
+		if !done {
 			cleanup()
 		}
 	}()
@@ -206,167 +172,87 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		GitRepo:   inGitRepo(ws.Root),
 		Memory:    memory,
 	}, reg)
-	if cfg.Home.V == "" && opts.session.mode != resumeNone {
+	if cfg.Home.V == "" && opts.session.Mode != app.ResumeNone {
 		return nil, errors.New("no tern home to find sessions in: set TERN_HOME (or HOME)")
 	}
-	hash := toolsHash(reg)
-	res, err := loadResumed(cfg.Home.V, ws.Root, opts.session)
+	saved, err := app.Find(cfg.Home.V, ws.Root, opts.session)
 	if err != nil {
 		return nil, err
 	}
 	if offlineNotice != "" {
 		c.printf(opts.notices, "%s\n", offlineNotice)
 	}
-	var history []provider.Message
-	var grants []string
-	// Changes the flags ask for on top of a resumed session's model and
-	// policy, recorded once the log is open.
-	var modelChange, policyChange bool
 	policySource := cfg.Approval.Source.String()
-	if cfg.Approval.Source.Kind == config.SourceDefault {
+	switch {
+	case saved != nil && cfg.Approval.Source.Kind != config.SourceFlag:
+		policySource = "the resumed session"
+	case cfg.Approval.Source.Kind == config.SourceDefault:
 		policySource = "the default"
-	}
-	if res != nil {
-		st := &res.state
-		st.Adapt(session.Current{Workspace: ws.Root, Model: model, ToolsHash: hash})
-		for _, w := range st.Warnings {
-			c.printf(opts.notices, "tern: %s\n", redact(w))
-		}
-		system, history, grants = st.System, st.Messages, st.Grants
-		if cfg.Model.Source.Kind == config.SourceFlag && model != st.Model {
-			modelChange = true
-		} else {
-			model = st.Model
-		}
-		if cfg.Approval.Source.Kind == config.SourceFlag && policy != st.Policy {
-			policyChange = true
-		} else {
-			policy = st.Policy
-			policySource = "the resumed session"
-		}
 	}
 	host := "offline"
 	if !offline {
 		host = session.HostOf(cfg.BaseURL.V)
 	}
-	// Without a home there is nowhere to record: tern says so and runs
-	// without a log. A log that cannot be opened there (a full disk) stops
-	// every turn before it runs, until the user chooses to go on
-	// unrecorded (recordgate.go).
-	var log *sessionLog
-	var logFailed *openFailure
-	if cfg.Home.V == "" {
-		c.printf(opts.notices, "tern: neither TERN_HOME nor HOME is set: this session is not recorded and cannot be resumed\n")
-	} else {
-		log, err = openLog(ctx, cfg.Home.V, session.Header{
-			TernVersion:    version,
-			Workspace:      ws.Root,
-			GitHead:        gitHead(ws.Root),
-			Model:          model,
-			GatewayHost:    host,
-			ApprovalPolicy: policy.String(),
-			SystemPrompt:   system,
-			ToolsHash:      hash,
-		}, res, opts.session.fork, ws)
-		switch {
-		case err != nil && res != nil:
-			return nil, err // continuing that session was the point
-		case err != nil:
-			logFailed = &openFailure{err: err, interactive: opts.interactive}
-			if opts.interactive {
-				c.printf(opts.notices, "tern: %v; nothing runs until you choose to go on without recording (/unrecorded)\n", err)
-			}
-			log = nil
-		default:
-			log.interactive = opts.interactive
-		}
+	var remember func(string) error
+	if cfg.Home.V != "" {
+		remember = cfg.RememberModel
 	}
-	a, err := agent.New(agent.Options{
-		Provider:      prov,
-		Model:         model,
-		Tools:         reg,
-		Workspace:     ws,
-		Policy:        policy,
-		Rules:         agent.Rules{Allow: cfg.Allow.V, Deny: cfg.Deny.V},
-		SkipApprovals: cfg.SkipApprovals.V,
-		TernHome:      cfg.Home.V,
-		MaxSteps:      cfg.MaxSteps.V,
-		MaxRepeats:    maxRepeats(cfg.MaxRepeats.V),
-		System:        system,
-		History:       history,
-		Grants:        grants,
-		// Automatic compaction needs a window: the configured one, else
-		// the conservative default /context assumes too.
-		ContextWindow:    cmp.Or(cfg.ModelSettings(model).ContextWindow, assumedContextWindow),
-		CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
-		BeforeRequest:    recordGate(log, logFailed),
-		BeforeTool:       recordGate(log, logFailed),
-		MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
+	sess, err := app.New(ctx, app.Options{
+		Version:      version,
+		Provider:     prov,
+		Offline:      offline,
+		Host:         host,
+		Workspace:    ws,
+		Registry:     reg,
+		System:       system,
+		Memory:       memory,
+		Model:        model,
+		ModelChosen:  cfg.Model.Source.Kind == config.SourceFlag,
+		Policy:       policy,
+		PolicyChosen: cfg.Approval.Source.Kind == config.SourceFlag,
+		Agent: agent.Options{
+			Rules:            agent.Rules{Allow: cfg.Allow.V, Deny: cfg.Deny.V},
+			SkipApprovals:    cfg.SkipApprovals.V,
+			MaxSteps:         cfg.MaxSteps.V,
+			MaxRepeats:       maxRepeats(cfg.MaxRepeats.V),
+			CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
+			MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
+		},
+		Home:          cfg.Home.V,
+		Saved:         saved,
+		Fork:          opts.session.Fork,
+		Interactive:   opts.interactive,
+		TitleModel:    cfg.TitleModel.V,
+		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
+		LookupWindow:  lookupWindow,
+		Models:        models,
+		RememberModel: remember,
+		Redact:        redact,
+		Notify:        func(s string) { c.printf(opts.notices, "tern: %s\n", s) },
+		Debug:         debugLog(cfg.Home.V, redact),
 	})
 	if err != nil {
-		_ = log.close()
 		return nil, err
 	}
-	if res != nil {
-		if restored, removed := session.Reverted(res.log); len(restored)+len(removed) > 0 {
-			// Reverted, and tern ended before the next message told the model.
-			a.NoteReverted(restored, removed)
-		}
-	}
-	if modelChange {
-		log.recorder.ModelChanged(model)
-	}
-	if policyChange {
-		log.recorder.PolicyChanged(policy)
-	}
-	tapCtx, stopTap := context.WithCancel(context.WithoutCancel(ctx))
-	rec := newRecordedAgent(tapCtx, a, log)
-	rec.window = &windowSource{
-		ctx:        tapCtx,
-		configured: func(m string) int { return cfg.ModelSettings(m).ContextWindow },
-		lookup:     lookupWindow,
-	}
-	rec.window.follow(a, model)
-	// Interactive sessions are named after their first answer; offline,
-	// and in headless runs, the first prompt stays the name.
-	var titles *titler
-	if opts.interactive && !offline && log != nil {
-		titles = newTitler(tapCtx, prov, cfg.TitleModel.V, a, log, debugLog(cfg.Home.V, redact))
-		rec.events = titles.watch(rec.events)
-	}
-	wired = true
-	return &app{
-		Agent:         rec,
-		LookupWindow:  lookupWindow,
-		Resumed:       res,
-		Pick:          opts.session.mode == resumePick,
-		PickFork:      opts.session.fork,
-		log:           log,
-		unrecorded:    continueUnrecorded(log, logFailed),
-		stopTap:       stopTap,
-		titles:        titles,
-		Model:         model,
-		Policy:        policy,
-		Workspace:     ws.Root,
-		Offline:       offline,
-		Home:          cfg.Home.V,
-		ContextWindow: cfg.ModelSettings(model).ContextWindow,
-		Models:        models,
-		Redact:        redact,
-		Registry:      reg,
-		Files:         ws.ListFiles,
-		Memory:        memory,
-		Prices:        modelPrices(cfg.ModelSettings(model)),
-		Sandbox:       sandboxStatus,
-		Permissions:   permissionsInfo(cfg, policy, policySource, sandboxStatus),
-		cleanup:       cleanup,
-		LSP:           servers,
+	done = true
+	return &wired{
+		Session:     sess,
+		Saved:       saved,
+		Pick:        opts.session.Mode == app.ResumePick,
+		PickFork:    opts.session.Fork,
+		Workspace:   ws.Root,
+		Offline:     offline,
+		Home:        cfg.Home.V,
+		Redact:      redact,
+		Memory:      memory,
+		Registry:    reg,
+		Prices:      modelPrices(cfg.ModelSettings(sess.Model())),
+		Sandbox:     sandboxStatus,
+		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),
+		cleanup:     cleanup,
+		LSP:         servers,
 	}, nil
 }
-
-// assumedContextWindow is the context size, in tokens, assumed for a model
-// whose window is not configured: small enough to be safe for today's models.
-const assumedContextWindow = 128_000
 
 // compactThreshold converts the config's threshold (0: off) to the agent's
 // (negative: off).

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/ternhq/tern/tui/sanitize"
+	"github.com/ternhq/tern/internal/sanitize"
 )
 
 // Mark is a check's outcome; the set is closed.

@@ -18,7 +18,7 @@ func progressLine(ev agent.Event) string {
 	switch ev.Kind {
 	case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta,
 		agent.EventToolCallStarted, agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage,
-		agent.EventTurnFinished, agent.EventRequest:
+		agent.EventTurnFinished, agent.EventRequest, agent.EventMessageAppended:
 		return ""
 	case agent.EventToolCallReady:
 		if ev.Call == nil {

@@ -28,9 +28,12 @@ type Session struct {
 // Projector maps the agent's internal events onto public protocol messages.
 // It regroups deltas into items and holds back what a retry may still
 // discard: text and reasoning items complete, and tool_call items start,
-// only once the model request that produced them has succeeded (the first
-// approval, tool or end-of-turn event after it). A retry that discards
-// partial output drops the open items, which then never complete.
+// when the agent keeps the answer they belong to (EventMessageAppended),
+// before any of its calls is approved or runs. An answer the agent does
+// not keep completes with the result of a call it abandoned, or at the end
+// of a turn that is done, cancelled or stopped by its budget; a retry that
+// discards partial output, or a failed turn, drops the open items, which
+// then never complete.
 type Projector struct {
 	session Session
 	turn    int
@@ -176,6 +179,11 @@ func (p *Projector) Project(ev agent.Event) []Message {
 	case agent.EventCompactionStarted:
 		// Reported once it is done; a failed one changes nothing.
 		return nil
+	case agent.EventMessageAppended:
+		if ev.Message == nil || ev.Message.Role != provider.RoleAssistant {
+			return nil // the prompt and the results have lines of their own
+		}
+		return p.commit()
 	case agent.EventCompactionFinished:
 		c := ev.Compaction
 		if ev.Err != nil || c == nil || c.Cancelled {

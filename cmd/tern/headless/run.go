@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
-	"github.com/ternhq/tern/tui/sanitize"
 )
 
 // Agent is what Run needs from an agent; *agent.Agent satisfies it.

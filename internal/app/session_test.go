@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui"
 )
 
 // turn records one finished turn with a prompt and an answer.
@@ -78,7 +77,7 @@ func TestSessionLogLifecycle(t *testing.T) {
 	}
 
 	// Resuming appends with the next turn number; forking copies.
-	res, err := loadResumed(home, ws.Root, sessionChoice{mode: resumeID, id: firstID})
+	res, err := Find(home, ws.Root, Choice{Mode: ResumeID, ID: firstID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +95,7 @@ func TestSessionLogLifecycle(t *testing.T) {
 	if err := log.close(); err != nil {
 		t.Fatal(err)
 	}
-	res, err = loadResumed(home, ws.Root, sessionChoice{mode: resumeID, id: firstID})
+	res, err = Find(home, ws.Root, Choice{Mode: ResumeID, ID: firstID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +109,7 @@ func TestSessionLogLifecycle(t *testing.T) {
 	if err := os.Chtimes(secondPath, earlier, earlier); err != nil {
 		t.Fatal(err)
 	}
-	latest, err := loadResumed(home, ws.Root, sessionChoice{mode: resumeLatest})
+	latest, err := Find(home, ws.Root, Choice{Mode: ResumeLatest})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +201,7 @@ func TestSessionLogDiffUndoExport(t *testing.T) {
 	}
 	told := &toldReverts{}
 	_, err = log.undo(ctx, false, told)
-	var uc *tui.UndoConflicts
+	var uc *UndoConflicts
 	if !errors.As(err, &uc) || len(uc.Paths) != 1 || uc.Paths[0] != "a.txt" {
 		t.Fatalf("undo without force: %v", err)
 	}

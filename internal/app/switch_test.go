@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"github.com/ternhq/tern/provider/mock"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui"
 )
 
 // switchFixture is a workspace with a saved session, and a running one
@@ -25,7 +24,7 @@ type switchFixture struct {
 	ws    *tools.Workspace
 	agent *agent.Agent
 	log   *sessionLog
-	sw    *switcher
+	sw    *Session
 	// saved is the saved session's id and path.
 	saved, savedPath string
 }
@@ -72,23 +71,20 @@ func newSwitchFixture(t *testing.T) *switchFixture {
 		t.Fatal(err)
 	}
 
-	f.agent, err = agent.New(agent.Options{
-		Provider: mock.New(mock.Options{}), Model: "flag-model", Tools: reg, Workspace: f.ws,
-		Policy: agent.PolicyReadOnly, System: "today's system prompt",
+	f.sw, err = New(context.Background(), Options{
+		Version: "test", Provider: mock.New(mock.Options{}), Offline: true, Host: "offline",
+		Workspace: f.ws, Registry: reg, System: "today's system prompt",
+		Model: "flag-model", Policy: agent.PolicyReadOnly, Home: f.home,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := session.Header{TernVersion: "test", Workspace: f.ws.Root, Model: "flag-model", ApprovalPolicy: "read-only", SystemPrompt: "today's system prompt"}
-	if f.log, err = openLog(context.Background(), f.home, h, nil, false, f.ws); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = f.log.close() })
-	f.sw = &switcher{log: f.log, agent: f.agent, workspace: f.ws.Root, hash: toolsHash(reg), redact: func(s string) string { return s }}
+	t.Cleanup(func() { _ = f.sw.Close() })
+	f.agent, f.log = f.sw.agent, f.sw.log
 	return f
 }
 
-func TestSwitcherResumeCarriesTheSession(t *testing.T) {
+func TestSessionResumeCarriesTheSession(t *testing.T) {
 	t.Parallel()
 	f := newSwitchFixture(t)
 	ctx := context.Background()
@@ -169,7 +165,7 @@ func TestSwitcherResumeCarriesTheSession(t *testing.T) {
 	}
 }
 
-func TestSwitcherForkAndRewind(t *testing.T) {
+func TestSessionForkAndRewind(t *testing.T) {
 	t.Parallel()
 	f := newSwitchFixture(t)
 	ctx := context.Background()
@@ -214,7 +210,7 @@ func TestSwitcherForkAndRewind(t *testing.T) {
 		t.Fatalf("turns %+v", turns)
 	}
 	last := turns.Turns[1]
-	sw, err = f.sw.Rewind(ctx, last.Turn, tui.RewindConversation, tui.ConflictsAsk)
+	sw, err = f.sw.Rewind(ctx, last.Turn, RewindConversation, ConflictsAsk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +227,7 @@ func TestSwitcherForkAndRewind(t *testing.T) {
 	if len(turns.Turns) != 1 || !strings.Contains(turns.Undo, "conversation to before turn") {
 		t.Fatalf("turns after the rewind %+v", turns)
 	}
-	sw, err = f.sw.UndoRewind(ctx, tui.ConflictsAsk)
+	sw, err = f.sw.UndoRewind(ctx, ConflictsAsk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +236,7 @@ func TestSwitcherForkAndRewind(t *testing.T) {
 	}
 }
 
-func TestSwitcherRewindConflicts(t *testing.T) {
+func TestSessionRewindConflicts(t *testing.T) {
 	t.Parallel()
 	f := newSwitchFixture(t)
 	ctx := context.Background()
@@ -262,8 +258,8 @@ func TestSwitcherRewindConflicts(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	_, err := f.sw.Rewind(ctx, 1, tui.RewindCode, tui.ConflictsAsk)
-	var rc *tui.RewindConflicts
+	_, err := f.sw.Rewind(ctx, 1, RewindCode, ConflictsAsk)
+	var rc *RewindConflicts
 	if !errors.As(err, &rc) || !reflect.DeepEqual(rc.Paths, []string{"a.txt"}) {
 		t.Fatalf("rewind over a file changed outside tern: %v", err)
 	}
@@ -273,7 +269,7 @@ func TestSwitcherRewindConflicts(t *testing.T) {
 	if got, _ := os.ReadFile(abs); string(got) != "mine\n" {
 		t.Fatalf("a stopped rewind changed a.txt to %q", got)
 	}
-	sw, err := f.sw.Rewind(ctx, 1, tui.RewindCode, tui.ConflictsOverwrite)
+	sw, err := f.sw.Rewind(ctx, 1, RewindCode, ConflictsOverwrite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,16 +283,16 @@ func TestSwitcherRewindConflicts(t *testing.T) {
 	// file is gone.
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	go f.agent.Run(runCtx)
-	if err := f.agent.Submit("go on"); err != nil {
+	go f.sw.Run(runCtx)
+	if err := f.sw.Submit("go on"); err != nil {
 		t.Fatal(err)
 	}
-	ev := <-f.agent.Events()
+	ev := <-f.sw.Events()
 	if ev.Kind != agent.EventTurnStarted || !agent.HasRevertNote(ev.Text) ||
 		!strings.Contains(ev.Text, "removed (you had created them): a.txt") || !strings.HasSuffix(ev.Text, "\n\ngo on") {
 		t.Errorf("the message after a code rewind is %q", ev.Text)
 	}
 	stop()
-	for range f.agent.Events() {
+	for range f.sw.Events() {
 	}
 }

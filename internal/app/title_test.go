@@ -1,11 +1,11 @@
-package main
+package app
 
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,7 +60,14 @@ func TestTitler(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			tl := newTitler(context.Background(), tt.prov, tt.titleModel, fakeConversation{tt.messages}, log, debugLog(home, func(s string) string { return s }))
+			var debugMu sync.Mutex
+			var noted strings.Builder
+			debug := func(format string, args ...any) {
+				debugMu.Lock()
+				defer debugMu.Unlock()
+				fmt.Fprintf(&noted, format+"\n", args...)
+			}
+			tl := newTitler(context.Background(), tt.prov, tt.titleModel, fakeConversation{tt.messages}, log, debug)
 			in := make(chan agent.Event, 4)
 			out := tl.watch(in)
 			for range 2 { // two turns: one request at most
@@ -90,9 +97,11 @@ func TestTitler(t *testing.T) {
 			if err != nil || len(list) != 1 || list[0].Path != path || list[0].Title != tt.want {
 				t.Fatalf("List = %+v, %v; want the session titled %q", list, err, tt.want)
 			}
-			debug, _ := os.ReadFile(filepath.Join(home, "debug.log"))
-			if (tt.wantDebug == "") != (len(debug) == 0) || !strings.Contains(string(debug), tt.wantDebug) {
-				t.Fatalf("debug.log %q, want %q", debug, tt.wantDebug)
+			debugMu.Lock()
+			got := noted.String()
+			debugMu.Unlock()
+			if (tt.wantDebug == "") != (got == "") || !strings.Contains(got, tt.wantDebug) {
+				t.Fatalf("debug notes %q, want %q", got, tt.wantDebug)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -62,7 +62,7 @@ func TestWindowSourceFollowsTheModel(t *testing.T) {
 
 	a.SetModel("unknown")
 	w.follow(a, "unknown")
-	wait(assumedContextWindow) // a failed lookup keeps the assumed window
+	wait(AssumedContextWindow) // a failed lookup keeps the assumed window
 
 	// A lookup that answers after the model changed again is dropped.
 	a.SetModel("slow")

@@ -1,0 +1,91 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/session"
+)
+
+// ResumeMode says which session log a front end writes to.
+type ResumeMode int
+
+const (
+	// ResumeNone starts a new session.
+	ResumeNone ResumeMode = iota + 1
+	// ResumeLatest continues the newest session of the workspace.
+	ResumeLatest
+	// ResumeID continues the session whose id starts with Choice.ID.
+	ResumeID
+	// ResumePick starts a new session and lets the user pick one to
+	// continue (tern --resume without an id); the session chosen replaces
+	// the new one.
+	ResumePick
+)
+
+// Choice is what the user asked for: a new session, or one to continue,
+// possibly as a fork.
+type Choice struct {
+	Mode ResumeMode
+	ID   string
+	Fork bool
+}
+
+// Saved is a recorded session read back for continuing it.
+type Saved struct {
+	log   *session.Session
+	state session.State
+}
+
+// ID is the saved session's id.
+func (s *Saved) ID() string { return s.log.Header.ID }
+
+// Messages counts the messages of its conversation.
+func (s *Saved) Messages() int { return len(s.state.Messages) }
+
+// Find finds and reads back the session the choice names, or returns nil
+// for a new session. Its errors say what to do.
+func Find(home, workspace string, ch Choice) (*Saved, error) {
+	var info session.Info
+	var err error
+	switch ch.Mode {
+	case ResumeNone, ResumePick:
+		return nil, nil
+	case ResumeLatest:
+		info, err = session.Latest(home, workspace)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, fmt.Errorf("no earlier session in %s to continue; start one without --continue", workspace)
+		}
+	case ResumeID:
+		info, err = session.Find(home, ch.ID)
+		if errors.Is(err, session.ErrNotFound) || errors.Is(err, session.ErrAmbiguous) {
+			return nil, err // says which sessions to look at
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find the session: %w", err)
+	}
+	return load(info)
+}
+
+// load reads back a listed session: the one way a session is loaded, at
+// start and when the running one switches.
+func load(info session.Info) (*Saved, error) {
+	if info.Problem != "" {
+		return nil, fmt.Errorf("session %s cannot be read: %s", info.ID, info.Problem)
+	}
+	s, err := session.Load(info.Path)
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", info.ID, err)
+	}
+	st, err := session.Restore(s)
+	if err != nil {
+		return nil, fmt.Errorf("restore session %s: %w", info.ID, err)
+	}
+	return &Saved{log: s, state: st}, nil
+}
+
+// Replay are the saved session's events, for a front end to show its
+// transcript as it was (session.State.Replay).
+func (s *Saved) Replay() []agent.Event { return s.state.Replay() }
