@@ -25,8 +25,5 @@ func diffBody(c *toolCard, rc *renderCtx, d cardDetail, width int) []string {
 		}
 		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
 	}
-	if l := diagnosticsLine(c, rc); l != "" {
-		out = append(out, l)
-	}
-	return out
+	return append(out, diagnosticsLines(c, rc, d)...)
 }

@@ -6,18 +6,54 @@ import (
 	"github.com/ternhq/tern/internal/sanitize"
 )
 
-// diagnosticsLine is the compact line under an edit's diff when the
-// language server reported problems: "⚠ 2 errors, 1 warning", in the
-// error colour when there are errors. "" when there are none.
-func diagnosticsLine(c *toolCard, rc *renderCtx) string {
+// maxDiagnosticsShown bounds the diagnostics lines an open edit card shows.
+const maxDiagnosticsShown = 40
+
+// diagnosticsLines are the lines under an edit's diff when the language
+// server reported problems: "⚠ 2 errors, 1 warning", in the error colour
+// when there are errors, then, when the card is open, the diagnostics the
+// model was given. None when there are none.
+func diagnosticsLines(c *toolCard, rc *renderCtx, d cardDetail) []string {
 	if c.diagnostics == "" || c.state == cardAwaiting {
-		return ""
+		return nil
 	}
 	style := rc.th.warn
 	if strings.Contains(c.diagnostics, "error") {
 		style = rc.th.bad
 	}
-	return "  " + style.Render("⚠ "+c.diagnostics)
+	out := []string{"  " + style.Render("⚠ "+c.diagnostics)}
+	if !d.open() {
+		return out
+	}
+	for _, l := range diagnosticsOf(c.result) {
+		if len(out) > maxDiagnosticsShown {
+			out = append(out, "  "+rc.th.dim.Render("  …"))
+			break
+		}
+		out = append(out, "  "+rc.th.dim.Render("  "+l))
+	}
+	return out
+}
+
+// diagnosticsOf returns the diagnostics part of an edit's result: from its
+// first header on, without blank lines.
+func diagnosticsOf(result string) []string {
+	at := -1
+	for _, h := range []string{"\n\nDiagnostics from ", "\n\nErrors in other files "} {
+		if i := strings.Index(result, h); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(result[at:], "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // setDiagnostics records an edit's diagnostics count, made safe to show.

@@ -97,7 +97,11 @@ func TestEditCardShowsDiagnostics(t *testing.T) {
 			c := &toolCard{id: "e", name: tools.EditFileName, state: cardRunning}
 			c.setArgs(json.RawMessage(`{"path":"x.go"}`))
 			c.diff = "--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n"
-			c.finish(&agent.ToolResult{Status: tools.StatusOK, Summary: "+1 -1 lines", Duration: time.Millisecond, Diagnostics: tc.diagnostics})
+			out := "Edited x.go."
+			if tc.diagnostics != "" {
+				out += "\n\nDiagnostics from gopls for x.go: " + tc.diagnostics + "\nx.go:1:1: error: undefined: b"
+			}
+			c.finish(&agent.ToolResult{Status: tools.StatusOK, Output: out, Summary: "+1 -1 lines", Duration: time.Millisecond, Diagnostics: tc.diagnostics})
 			got := stripAll(c.render(testRC(80)))
 			if tc.want == "" {
 				if strings.Contains(got, "⚠") {
@@ -108,6 +112,15 @@ func TestEditCardShowsDiagnostics(t *testing.T) {
 			lines := strings.Split(strings.TrimRight(got, "\n"), "\n")
 			if last := lines[len(lines)-1]; strings.TrimSpace(last) != tc.want {
 				t.Errorf("the last line is %q, want %q under the diff:\n%s", last, tc.want, got)
+			}
+			if strings.Contains(got, "undefined: b") {
+				t.Errorf("a closed card lists the diagnostics:\n%s", got)
+			}
+			c.expanded = true
+			c.invalidate()
+			open := stripAll(c.render(testRC(80)))
+			if !strings.Contains(open, tc.want+"\n    Diagnostics from gopls for x.go: "+tc.diagnostics+"\n    x.go:1:1: error: undefined: b") {
+				t.Errorf("the open card does not list the diagnostics:\n%s", open)
 			}
 		})
 	}
