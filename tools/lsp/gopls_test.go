@@ -90,6 +90,16 @@ func TestGopls(t *testing.T) {
 	if s := strings.Join(got, "\n"); !strings.Contains(s, "main/main.go:5:") || !strings.Contains(s, "Hello") {
 		t.Errorf("the broken caller in main/main.go is not listed:\n%s", s)
 	}
+	// A shell command (a code generator) breaks another file on disk: the
+	// next Current sees it.
+	edit("lib/lib.go", "package lib\n\n// Hello greets.\nfunc Hello() string { return \"hi\" }\n")
+	writeFiles(t, root, map[string]string{"lib/gen.go": "package lib\n\nvar generated int = \"text\"\n"})
+	cur := time.Now()
+	rep := m.Current(ctx, root)
+	t.Logf("diagnostics after a change on disk: %s", time.Since(cur))
+	if s := strings.Join(lines(rep), "\n"); !strings.Contains(s, "lib/gen.go:3:") {
+		t.Errorf("a file written behind the tools' back is not diagnosed:\n%s\nnotes %q", s, rep.Notes)
+	}
 	start := time.Now()
 	_ = m.Close()
 	t.Logf("stop: %s", time.Since(start))

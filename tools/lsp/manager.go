@@ -365,7 +365,7 @@ func (m *Manager) Current(ctx context.Context, abs string) tools.DiagnosticRepor
 		c.mu.Lock()
 		seq := c.seq
 		c.mu.Unlock()
-		m.waitQuiet(ctx, c, seq, 2*m.opts.Settle)
+		m.waitQuiet(ctx, c, seq, 0)
 	}
 	for _, c := range clients {
 		c.mu.Lock()
