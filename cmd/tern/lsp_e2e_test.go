@@ -48,7 +48,8 @@ func goEnv(t *testing.T) map[string]string {
 // TestE2EGoplsDiagnosticsReachTheModel drives `tern run` with real gopls:
 // a file written with an undefined name comes back to the model with
 // gopls's error and its line; once fixed the error is gone; renaming a
-// function lists its broken caller in another file.
+// function lists its broken caller in another file, which the diagnostics
+// tool then lists too.
 func TestE2EGoplsDiagnosticsReachTheModel(t *testing.T) {
 	t.Parallel()
 	bin := goplsDir(t)
@@ -98,6 +99,11 @@ func TestE2EGoplsDiagnosticsReachTheModel(t *testing.T) {
 			s.finish("tool_calls")
 			return
 		}
+		if n-1 == len(writes) { // then the diagnostics tool, on the whole workspace
+			s.toolCall(string(rune('a'+n-1)), "diagnostics", map[string]string{})
+			s.finish("tool_calls")
+			return
+		}
 		s.text("done", 10, 0)
 		s.finish("stop")
 	})
@@ -117,8 +123,11 @@ func TestE2EGoplsDiagnosticsReachTheModel(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(results) != len(writes) {
-		t.Fatalf("%d write results, want %d: %q", len(results), len(writes), results)
+	if len(results) != len(writes)+1 {
+		t.Fatalf("%d results, want %d writes and a diagnostics call: %q", len(results), len(writes), results)
+	}
+	if d := results[len(writes)]; !strings.Contains(d, "Diagnostics for the workspace from gopls: 1 error\nmain/main.go:5:") {
+		t.Errorf("the diagnostics tool lacks the broken caller:\n%s", d)
 	}
 	for i, w := range writes {
 		if w.want != "" && !strings.Contains(results[i], w.want) {

@@ -264,18 +264,19 @@ func (m *Manager) waitReport(ctx context.Context, c *client, uri string, seq uin
 			c.mu.Unlock()
 			return false
 		}
-		if p, ok := c.diags[uri]; ok && p.seq > seq {
-			// A (new) report on the file: wait for the server to settle
-			// from here. Reports on other files arriving meanwhile are
-			// taken along, but do not extend the wait.
+		if p, ok := c.diags[uri]; ok && p.seq > seq && !got {
 			got = true
-			seq = p.seq
 			quiet = time.After(m.opts.Settle)
 		}
 		notify := c.notify
 		c.mu.Unlock()
 		select {
 		case <-notify:
+			// Once the file is reported on, any report (a later pass on
+			// it, its callers in other files) restarts the settle period.
+			if got {
+				quiet = time.After(m.opts.Settle)
+			}
 		case <-quiet:
 			return true
 		case <-ctx.Done():
