@@ -3,50 +3,18 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 )
-
-// State is where a server is in its life.
-type State int
-
-// The states of a server; the set is closed.
-const (
-	// StateStarting: the process runs and initialize has not answered yet.
-	StateStarting State = iota + 1
-	// StateRunning: initialized, taking documents.
-	StateRunning
-	// StateFailed: it could not start, or crashed again after its restart.
-	StateFailed
-	// StateStopped: tern stopped it.
-	StateStopped
-)
-
-// String names the state for /lsp.
-func (s State) String() string {
-	switch s {
-	case StateStarting:
-		return "starting"
-	case StateRunning:
-		return "running"
-	case StateFailed:
-		return "failed"
-	case StateStopped:
-		return "stopped"
-	}
-	return "unknown"
-}
 
 // maxRestarts is how often a crashed server is started again.
 const maxRestarts = 1
@@ -97,58 +65,6 @@ type client struct {
 	files map[string]fileStamp
 }
 
-// process is one run of the server.
-type process struct {
-	cmd    *exec.Cmd
-	conn   *jsonrpc2.Conn
-	stderr *tailBuffer
-	// exited is closed once the process is gone.
-	exited chan struct{}
-
-	// Notifications wait in queue for the sender goroutine (send), so
-	// that a server that stops reading never blocks an edit.
-	qmu   sync.Mutex
-	queue []outMessage
-	qsig  chan struct{}
-}
-
-// outMessage is a notification waiting to be written.
-type outMessage struct {
-	method string
-	params any
-}
-
-// post queues a notification; it never blocks.
-func (p *process) post(method string, params any) {
-	p.qmu.Lock()
-	p.queue = append(p.queue, outMessage{method, params})
-	p.qmu.Unlock()
-	select {
-	case p.qsig <- struct{}{}:
-	default:
-	}
-}
-
-// send writes the queued notifications in order until the process exits.
-func (p *process) send() {
-	for {
-		select {
-		case <-p.exited:
-			return
-		case <-p.qsig:
-		}
-		p.qmu.Lock()
-		q := p.queue
-		p.queue = nil
-		p.qmu.Unlock()
-		for _, m := range q {
-			if err := p.conn.Notify(context.Background(), m.method, m.params); err != nil {
-				break
-			}
-		}
-	}
-}
-
 // newClient returns a client; start runs it.
 func newClient(cfg ServerConfig, path, root string, env []string) *client {
 	return &client{
@@ -194,17 +110,6 @@ func (c *client) start() {
 	c.lastErr = fmt.Sprintf("start %s: %v", c.cfg.Command, err)
 	close(ready)
 }
-
-// pipes joins the server's stdout and stdin into one connection.
-type pipes struct {
-	io.ReadCloser
-	w io.WriteCloser
-}
-
-func (p pipes) Write(b []byte) (int, error) { return p.w.Write(b) }
-
-// Close closes both ends.
-func (p pipes) Close() error { return errors.Join(p.w.Close(), p.ReadCloser.Close()) }
 
 // initialize runs the protocol's handshake with p, then opens the
 // documents a previous process had.
@@ -341,13 +246,6 @@ func (c *client) sendLocked(uri string, d *doc) {
 		TextDocument: versionedDocument{URI: uri, Version: d.version}, ContentChanges: []contentChange{{Text: d.text}}})
 }
 
-// kill ends the process group at once.
-func (p *process) kill() {
-	if p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	}
-}
-
 // stop shuts the server down politely and kills it when it has not exited
 // by the deadline of ctx.
 func (c *client) stop(ctx context.Context) {
@@ -370,39 +268,4 @@ func (c *client) stop(ctx context.Context) {
 		p.kill()
 		<-p.exited
 	}
-}
-
-// tailBuffer keeps the last bytes a server wrote to stderr, for messages.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-// Write keeps the end of what was written.
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-// tail returns the last stderr line, as ": line", or "".
-func (t *tailBuffer) tail() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.b))
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	if s == "" {
-		return ""
-	}
-	return ": " + s
 }
