@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -21,7 +22,7 @@ const maxRestarts = 1
 
 // initializeTimeout bounds a server's start-up in the background; edits
 // wait for it only up to lsp_wait.
-const initializeTimeout = 60 * time.Second
+const initializeTimeout = 30 * time.Second
 
 // doc is a document the server was told about.
 type doc struct {
@@ -151,8 +152,18 @@ func (c *client) initialize(p *process, ready chan struct{}) {
 		return
 	}
 	if err != nil {
+		select {
+		case <-p.exited:
+			return // it crashed: wait restarts or reports it
+		default:
+		}
+		if errors.Is(err, jsonrpc2.ErrClosed) {
+			return // its output closed: it is exiting, wait sees to it
+		}
+		// It refused to initialize, or never answered: no restart.
 		c.lastErr = fmt.Sprintf("initialize: %v%s", err, p.stderr.tail())
 		c.state = StateFailed
+		c.proc = nil
 		p.kill()
 		return
 	}
@@ -215,11 +226,9 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 	case "workspace/workspaceFolders":
 		return []workspaceFolder{{URI: fileURI(c.root), Name: filepath.Base(c.root)}}, nil
 	}
-	if req.Notif {
-		return nil, nil
-	}
 	// client/registerCapability, window/workDoneProgress/create,
-	// window/showMessageRequest and the rest: acknowledged with nothing.
+	// window/showMessageRequest and the rest are acknowledged with
+	// nothing; notifications (logs, progress) are dropped.
 	return nil, nil
 }
 

@@ -22,6 +22,7 @@ import (
 //	          in the file name beside it
 //	hang      reads everything and never answers
 //	mute      initializes, then never reports
+//	refuse    answers initialize with an error
 //	crash     exits at the first document it is sent
 //	crashonce exits at the first document of its first run (a marker file
 //	          in TERN_LSP_FAKE_DIR tells the runs apart)
@@ -75,6 +76,9 @@ type fake struct {
 func (f *fake) handle(_ context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request, exit func()) (any, error) {
 	switch req.Method {
 	case "initialize":
+		if f.mode == "refuse" {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "no workspace here"}
+		}
 		var p struct {
 			RootURI string `json:"rootUri"`
 		}

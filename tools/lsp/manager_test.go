@@ -160,6 +160,18 @@ func TestCrashingServerIsRestartedOnceThenReported(t *testing.T) {
 	}
 }
 
+func TestRefusingServerFailsWithoutRestart(t *testing.T) {
+	t.Parallel()
+	m, root := newFake(t, "refuse", 3*time.Second)
+	rep, _, _ := change(t, m, root, "a.fake", "ERR\n")
+	if len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "fake is not available: initialize: jsonrpc2: code -32603 message: no workspace here") {
+		t.Errorf("notes: %q", rep.Notes)
+	}
+	if st := m.Servers(); st[0].State != StateFailed || st[0].Restarts != 0 {
+		t.Errorf("status %+v", st)
+	}
+}
+
 func TestCrashedServerComesBackWithTheDocuments(t *testing.T) {
 	t.Parallel()
 	m, root := newFake(t, "crashonce", 5*time.Second)
