@@ -33,7 +33,7 @@ func (m *Manager) Changed(ctx context.Context, abs string, content []byte) (tool
 	d.text = string(content)
 	c.noteDiskLocked(abs)
 	before := c.errorKeysLocked(uri)
-	seq := c.seq
+	seq, version := c.seq, d.version
 	if c.state == StateRunning {
 		c.sendLocked(uri, d)
 	}
@@ -45,7 +45,7 @@ func (m *Manager) Changed(ctx context.Context, abs string, content []byte) (tool
 		}
 		return rep, true
 	}
-	if !m.waitReport(ctx, c, uri, seq) {
+	if !m.waitReport(ctx, c, uri, seq, version) {
 		if parent.Err() != nil {
 			return rep, true
 		}

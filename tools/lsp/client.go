@@ -37,6 +37,9 @@ type published struct {
 	diags []lspDiagnostic
 	// seq orders publications across files (client.seq at arrival).
 	seq uint64
+	// version is the document version the server says it reported on;
+	// -1 when it does not say.
+	version int
 }
 
 // client is one language server process for one root, restarted once if
@@ -210,7 +213,11 @@ func (c *client) handle(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Reque
 		}
 		c.mu.Lock()
 		c.seq++
-		c.diags[p.URI] = published{diags: p.Diagnostics, seq: c.seq}
+		v := -1
+		if p.Version != nil {
+			v = *p.Version
+		}
+		c.diags[p.URI] = published{diags: p.Diagnostics, seq: c.seq, version: v}
 		c.wake()
 		c.mu.Unlock()
 		return nil, nil

@@ -44,10 +44,10 @@ func (m *Manager) notReady(c *client) string {
 	return fmt.Sprintf("%s is running", c.cfg.Name)
 }
 
-// waitReport waits for a report on uri published after seq, then until the
-// server has been quiet for the settle period; false when none came before
-// ctx ended or the server failed.
-func (m *Manager) waitReport(ctx context.Context, c *client, uri string, seq uint64) bool {
+// waitReport waits for a report on uri (at version or later) published
+// after seq, then until the server has been quiet for the settle period;
+// false when none came before ctx ended or the server failed.
+func (m *Manager) waitReport(ctx context.Context, c *client, uri string, seq uint64, version int) bool {
 	got := false
 	var quiet <-chan time.Time
 	for {
@@ -56,7 +56,9 @@ func (m *Manager) waitReport(ctx context.Context, c *client, uri string, seq uin
 			c.mu.Unlock()
 			return false
 		}
-		if p, ok := c.diags[uri]; ok && p.seq > seq && !got {
+		// A report on an earlier version (a change still in flight) does
+		// not count.
+		if p, ok := c.diags[uri]; ok && p.seq > seq && (p.version < 0 || p.version >= version) && !got {
 			got = true
 			quiet = time.After(m.opts.Settle)
 		}
