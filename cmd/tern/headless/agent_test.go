@@ -33,17 +33,17 @@ func (s stubTool) Run(context.Context, json.RawMessage, func(string)) tools.Resu
 	return tools.Result{Status: tools.StatusOK, Output: s.name + " done", Summary: "ok"}
 }
 
-// agentTurn runs one turn of a real agent on scripts and returns its
-// events: approvals are denied, and the turn is cancelled at the first
-// event of kind cancelAt (0: never).
-func agentTurn(t *testing.T, cancelAt agent.EventKind, scripts ...providertest.Script) []agent.Event {
+// agentTurn runs one turn of a real agent on scripts, under budget, and
+// returns its events: approvals are denied, and the turn is cancelled at
+// the first event of kind cancelAt (0: never).
+func agentTurn(t *testing.T, cancelAt agent.EventKind, budget agent.Budget, scripts ...providertest.Script) []agent.Event {
 	t.Helper()
 	ws, err := tools.NewWorkspace(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := tools.NewRegistry(stubTool{name: "read_file", kind: tools.KindRead}, stubTool{name: "write_file", kind: tools.KindEdit})
-	a, err := agent.New(agent.Options{Provider: providertest.New(scripts...), Model: "m", Tools: reg, Workspace: ws, Policy: agent.PolicyAsk})
+	a, err := agent.New(agent.Options{Provider: providertest.New(scripts...), Model: "m", Tools: reg, Workspace: ws, Policy: agent.PolicyAsk, Budget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,17 +78,26 @@ func agentTurn(t *testing.T, cancelAt agent.EventKind, scripts ...providertest.S
 var timings = regexp.MustCompile(`"(duration_ms|first_token_ms)":\d+`)
 
 // TestProjectionOfAgentTurns projects real agent turns, one per way an
-// answer is kept or not, and compares them with their golden files, which
-// hold what the projection wrote before the agent reported its appends.
+// answer is kept or not, and compares them with their golden files. Those
+// of answers the agent keeps hold what the projection wrote before the
+// agent reported its appends; an answer that breaks off midway (failed, or
+// stopped by the budget) is not kept, and leaves its items open.
 func TestProjectionOfAgentTurns(t *testing.T) {
 	t.Parallel()
 	u := provider.Usage{PromptTokens: 100, CompletionTokens: 10}
 	id := func(name string, i int) string { return providertest.CallID(name, i) }
-	half := providertest.Script{Deltas: []provider.Delta{providertest.Text("Reading"),
-		providertest.CallFragment(0, "gw_half", "read_file", `{"pa`)}, Hang: true}
+	halfDeltas := []provider.Delta{providertest.Reasoning("Let me read."), providertest.Text("Reading"),
+		providertest.CallFragment(0, "gw_half", "read_file", `{"pa`)}
+	half := providertest.Script{Deltas: halfDeltas[1:], Hang: true}
+	broken := func(kind provider.ErrorKind) providertest.Script {
+		return providertest.Script{Deltas: halfDeltas, Err: &provider.Error{Kind: kind, Message: "the stream broke"}}
+	}
 	for name, tc := range map[string]struct {
 		cancelAt agent.EventKind
+		budget   agent.Budget
 		scripts  []providertest.Script
+		// drops is set when the answer is not kept: its items never complete.
+		drops bool
 	}{
 		"agent_text": {scripts: []providertest.Script{{Deltas: []provider.Delta{
 			providertest.Reasoning("Think."), providertest.Text("Hello."), providertest.Usage(u), providertest.Finish(provider.FinishStop)}}}},
@@ -102,10 +111,12 @@ func TestProjectionOfAgentTurns(t *testing.T) {
 		"agent_cancelled_mid_call": {cancelAt: agent.EventToolCallStarted, scripts: []providertest.Script{half}},
 		"agent_cancelled_mid_text": {cancelAt: agent.EventTextDelta, scripts: []providertest.Script{
 			{Deltas: []provider.Delta{providertest.Text("Half an answer")}, Hang: true}}},
+		"agent_failed_mid_call": {drops: true, scripts: []providertest.Script{broken(provider.ErrAuth)}},
+		"agent_budget_mid_call": {drops: true, budget: agent.Budget{MaxRequests: 1}, scripts: []providertest.Script{broken(provider.ErrServer)}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			evs := agentTurn(t, tc.cancelAt, tc.scripts...)
+			evs := agentTurn(t, tc.cancelAt, tc.budget, tc.scripts...)
 			got := timings.ReplaceAll(encodeLines(t, projectAll(evs)), []byte(`"$1":0`))
 			path := filepath.Join("testdata", name+".jsonl")
 			if *update {
@@ -120,17 +131,9 @@ func TestProjectionOfAgentTurns(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("projection differs from %s\n got:\n%s\nwant:\n%s", path, got, want)
 			}
-			// Without the appends, the projection falls back on the events
-			// that follow a kept answer, as it did before the agent reported
-			// them: the same lines.
-			var without []agent.Event
-			for _, ev := range evs {
-				if ev.Kind != agent.EventMessageAppended {
-					without = append(without, ev)
-				}
-			}
-			if old := timings.ReplaceAll(encodeLines(t, projectAll(without)), []byte(`"$1":0`)); !bytes.Equal(got, old) {
-				t.Errorf("the appends changed the projection\nwith:\n%s\nwithout:\n%s", got, old)
+			checkProtocol(t, name, got, tc.drops)
+			if tc.drops && bytes.Contains(got, []byte(`"type":"tool_call"`)) {
+				t.Errorf("a call of an answer that was not kept was reported:\n%s", got)
 			}
 		})
 	}

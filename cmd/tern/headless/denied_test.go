@@ -20,10 +20,19 @@ type deniedCall struct {
 	auto       *agent.Decision
 }
 
-// playDenials plays a turn whose calls are each asked or refused.
+// playDenials plays a turn whose calls, made in one answer, are each asked
+// or refused.
 func playDenials(calls []deniedCall) func(context.Context, *fakeAgent, string) {
 	return func(ctx context.Context, f *fakeAgent, _ string) {
 		f.emit(ctx, turnStarted("do it"))
+		ids := make([]string, len(calls))
+		for i, c := range calls {
+			ids[i] = "c" + string(rune('a'+i))
+			f.emit(ctx, callReady(ids[i], c.name, c.args))
+		}
+		if len(calls) > 0 {
+			f.emit(ctx, kept("", ids...))
+		}
 		for i, c := range calls {
 			id := string(rune('a' + i))
 			req := approvalRequest("ap_"+id, "c"+id, c.name, c.args)
@@ -31,7 +40,6 @@ func playDenials(calls []deniedCall) func(context.Context, *fakeAgent, string) {
 			if c.always {
 				req.Reason = "it rewrites remote history"
 			}
-			f.emit(ctx, callReady("c"+id, c.name, c.args))
 			d := agent.Decision{}
 			if c.auto != nil {
 				d = *c.auto
@@ -45,7 +53,7 @@ func playDenials(calls []deniedCall) func(context.Context, *fakeAgent, string) {
 			}
 			f.emit(ctx, resolved(req, d), finished("c"+id, c.name, tools.StatusDenied, "denied", 0))
 		}
-		f.emit(ctx, text("Could not do it."), turnFinished(agent.FinishDone, 2, nil))
+		f.emit(ctx, text("Could not do it."), kept("Could not do it."), turnFinished(agent.FinishDone, 2, nil))
 	}
 }
 

@@ -62,9 +62,11 @@ func TestJSONEscapesInvisibleCharacters(t *testing.T) {
 		turnStarted("do it"),
 		reasoning(hostile),
 		callReady("c1", "run_shell", `{"command":"cat x\u202e \u009b2J`+"\u202e\u009b"+`"}`),
+		kept("", "c1"),
 		running("c1", "run_shell"),
 		finished("c1", "run_shell", tools.StatusOK, hostile, 0),
 		text(hostile),
+		kept(hostile),
 		turnFinished(agent.FinishDone, 2, nil),
 	))
 	_, out, _ := runFake(t, context.Background(), f, Options{JSON: true})

@@ -26,14 +26,21 @@ type Session struct {
 }
 
 // Projector maps the agent's internal events onto public protocol messages.
-// It regroups deltas into items and holds back what a retry may still
-// discard: text and reasoning items complete, and tool_call items start,
-// when the agent keeps the answer they belong to (EventMessageAppended),
-// before any of its calls is approved or runs. An answer the agent does
-// not keep completes with the result of a call it abandoned, or at the end
-// of a turn that is done, cancelled or stopped by its budget; a retry that
-// discards partial output, or a failed turn, drops the open items, which
-// then never complete.
+// It regroups deltas into items and holds them open until the agent says
+// whether it keeps them: it relies on the agent appending every answer it
+// keeps (EventMessageAppended, an assistant message) before any of its
+// calls is approved or runs. That event completes the open text and
+// reasoning items and starts the tool_call items of the calls it holds; an
+// answer cut short is appended interrupted, without its calls, which the
+// agent abandoned (EventToolFinished for calls never kept): they start and
+// complete with it. Nothing else commits. A retry that discards partial
+// output, and a turn that ends without keeping the answer in flight (failed
+// or stopped by its budget midway, cancelled before anything streamed),
+// drop the open items, which then never complete; the one exception is the
+// reasoning of a final answer that held nothing else, which the agent does
+// not append (an empty assistant message is refused by some gateways) but
+// which did succeed: it completes when the turn is done. Every tool_call
+// item that started completes, at the latest when the turn ends.
 type Projector struct {
 	session Session
 	turn    int
@@ -44,6 +51,10 @@ type Projector struct {
 	// pending are the calls of the current model request, not yet started
 	// publicly, in order of appearance.
 	pending []*callItem
+	// abandoned are the pending calls the agent finished without keeping
+	// them, in the order it finished them; they are reported only if the
+	// answer is kept interrupted.
+	abandoned []*callItem
 	// calls holds every call of the turn not yet completed, by call id.
 	calls map[string]*callItem
 
@@ -65,9 +76,12 @@ type textItem struct {
 type callItem struct {
 	id      string // public item id, set when the call is started publicly
 	seq     int    // the number in id, for ordering
+	callID  string // the agent's call id, the key in Projector.calls
 	tool    string
 	args    json.RawMessage
 	started bool
+	// result is what the agent gave a call it abandoned.
+	result *agent.ToolResult
 }
 
 // NewProjector returns a projector for one session.
@@ -89,7 +103,7 @@ func (p *Projector) Project(ev agent.Event) []Message {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
 		p.turn = ev.Turn
-		p.reasoning, p.message, p.pending = nil, nil, nil
+		p.reasoning, p.message, p.pending, p.abandoned = nil, nil, nil, nil
 		p.calls = map[string]*callItem{}
 		p.usage, p.requests = provider.Usage{}, 0
 		p.request, p.sentN, p.sent, p.estimated, p.estimates = nil, 0, 0, provider.Usage{}, 0
@@ -104,16 +118,15 @@ func (p *Projector) Project(ev agent.Event) []Message {
 	case agent.EventApprovalRequested:
 		r := ev.Approval
 		if r == nil {
-			return p.commit()
+			return nil
 		}
 		call := ev.Call
 		if call == nil {
 			call = &r.Call
 		}
 		c := p.call(call)
-		out := p.commit()
 		args, _ := argsObject(c.args)
-		return append(out, ApprovalRequested{
+		return []Message{ApprovalRequested{
 			Type: TypeApprovalRequested, Version: Version, Turn: p.turn,
 			ApprovalID: r.ID, ItemID: c.id, Tool: c.tool, Arguments: args,
 			Preview: Preview{
@@ -121,7 +134,7 @@ func (p *Projector) Project(ev agent.Event) []Message {
 				Command: r.Preview.Command, Workdir: r.Preview.Workdir,
 			},
 			Scope: r.Scope.Label, Always: r.Always, Reason: r.Reason, Keep: r.Keep,
-		})
+		}}
 	case agent.EventApprovalResolved:
 		call := ev.Call
 		id := ""
@@ -132,27 +145,31 @@ func (p *Projector) Project(ev agent.Event) []Message {
 			}
 		}
 		c := p.call(call)
-		out := p.commit()
-		return append(out, ApprovalResolved{
+		return []Message{ApprovalResolved{
 			Type: TypeApprovalResolved, Version: Version, Turn: p.turn, ApprovalID: id,
 			ItemID: c.id, Decision: decisionName(ev.Decision.Kind), Reason: ev.Decision.Message, Auto: ev.Decision.Auto,
-		})
+		}}
 	case agent.EventToolRunning:
 		p.call(ev.Call)
-		return p.commit()
+		return nil
 	case agent.EventToolOutput:
 		// Live output is for people watching; the complete output arrives
 		// with item.completed.
 		return nil
 	case agent.EventToolFinished:
 		c := p.call(ev.Call)
-		out := p.commit()
 		res := agent.ToolResult{Status: tools.StatusError}
 		if ev.Result != nil {
 			res = *ev.Result
 		}
-		out = append(out, p.completeCall(c, res))
-		return out
+		if !c.started {
+			// A call of an answer the agent did not keep whole: it was
+			// abandoned before it was complete.
+			c.result = &res
+			p.abandoned = append(p.abandoned, c)
+			return nil
+		}
+		return []Message{p.completeCall(c, res)}
 	case agent.EventUsage:
 		return p.usageLine(ev)
 	case agent.EventRequest:
@@ -183,7 +200,7 @@ func (p *Projector) Project(ev agent.Event) []Message {
 		if ev.Message == nil || ev.Message.Role != provider.RoleAssistant {
 			return nil // the prompt and the results have lines of their own
 		}
-		return p.commit()
+		return p.keep(ev.Message)
 	case agent.EventCompactionFinished:
 		c := ev.Compaction
 		if ev.Err != nil || c == nil || c.Cancelled {
@@ -221,7 +238,7 @@ func (p *Projector) call(c *agent.Call) *callItem {
 	}
 	it, ok := p.calls[c.ID]
 	if !ok {
-		it = &callItem{}
+		it = &callItem{callID: c.ID}
 		p.calls[c.ID] = it
 		p.pending = append(p.pending, it)
 	}
@@ -234,22 +251,23 @@ func (p *Projector) call(c *agent.Call) *callItem {
 	return it
 }
 
-// commit marks the current model request as successful: open text items
-// complete and its tool calls start.
-func (p *Projector) commit() []Message {
-	var out []Message
-	for _, open := range []struct {
-		item **textItem
-		typ  string
-	}{{&p.reasoning, ItemReasoning}, {&p.message, ItemAgentMessage}} {
-		if *open.item == nil {
-			continue
-		}
-		text := string((*open.item).text)
-		out = append(out, ItemCompleted{Type: TypeItemCompleted, Version: Version, Turn: p.turn, Item: Item{ID: (*open.item).id, Type: open.typ, Text: &text}})
-		*open.item = nil
+// keep commits the answer the agent kept, m: its open reasoning and text
+// items complete, then the calls it holds start, in order of appearance,
+// with those it abandoned (an answer cut short keeps its text but none of
+// its calls), which then complete with the results the agent gave them.
+// Calls recorded for the answer but neither kept nor abandoned are dropped.
+func (p *Projector) keep(m *provider.Message) []Message {
+	out := p.completeText(&p.reasoning, ItemReasoning)
+	out = append(out, p.completeText(&p.message, ItemAgentMessage)...)
+	kept := make(map[string]bool, len(m.ToolCalls))
+	for _, tc := range m.ToolCalls {
+		kept[tc.ID] = true
 	}
 	for _, c := range p.pending {
+		if !kept[c.callID] && c.result == nil {
+			delete(p.calls, c.callID)
+			continue
+		}
 		c.id, c.started = p.newID(), true
 		c.seq = p.nextID
 		args, raw := argsObject(c.args)
@@ -257,29 +275,36 @@ func (p *Projector) commit() []Message {
 			ID: c.id, Type: ItemToolCall, Tool: c.tool, Arguments: args, RawArguments: raw,
 		}})
 	}
-	p.pending = nil
+	for _, c := range p.abandoned {
+		out = append(out, p.completeCall(c, *c.result))
+	}
+	p.pending, p.abandoned = nil, nil
 	return out
 }
 
-// discard drops what the failed model request streamed.
+// completeText completes the open item of that type, if any.
+func (p *Projector) completeText(open **textItem, typ string) []Message {
+	if *open == nil {
+		return nil
+	}
+	text := string((*open).text)
+	id := (*open).id
+	*open = nil
+	return []Message{ItemCompleted{Type: TypeItemCompleted, Version: Version, Turn: p.turn, Item: Item{ID: id, Type: typ, Text: &text}}}
+}
+
+// discard drops what the agent did not keep: open text and reasoning
+// items, and the calls not started publicly.
 func (p *Projector) discard() {
 	p.reasoning, p.message = nil, nil
 	for _, c := range p.pending {
-		for k, v := range p.calls {
-			if v == c {
-				delete(p.calls, k)
-			}
-		}
+		delete(p.calls, c.callID)
 	}
-	p.pending = nil
+	p.pending, p.abandoned = nil, nil
 }
 
 func (p *Projector) completeCall(c *callItem, res agent.ToolResult) Message {
-	for k, v := range p.calls {
-		if v == c {
-			delete(p.calls, k)
-		}
-	}
+	delete(p.calls, c.callID)
 	args, raw := argsObject(c.args)
 	out := res.Output
 	it := Item{ID: c.id, Type: ItemToolCall, Tool: c.tool, Arguments: args, RawArguments: raw, Status: statusName(res.Status), Output: &out}
@@ -290,19 +315,19 @@ func (p *Projector) completeCall(c *callItem, res agent.ToolResult) Message {
 	return ItemCompleted{Type: TypeItemCompleted, Version: Version, Turn: p.turn, Item: it}
 }
 
-// finish closes the turn. Done and cancelled turns keep the text streamed so
-// far (the agent keeps it in the conversation); failed ones drop it.
+// finish closes the turn. What the agent kept was committed when it was
+// appended; what is still open was not kept and is dropped, but for the
+// reasoning of a final answer of reasoning alone, which completes when the
+// turn is done.
 func (p *Projector) finish(f *agent.Finish) []Message {
 	if f == nil {
 		f = &agent.Finish{Reason: agent.FinishFailed, Err: fmt.Errorf("the agent ended the turn without saying how")}
 	}
 	var out []Message
-	switch f.Reason {
-	case agent.FinishDone, agent.FinishCancelled, agent.FinishBudget:
-		out = p.commit()
-	case agent.FinishFailed, agent.FinishStepLimit:
-		p.discard()
+	if f.Reason == agent.FinishDone {
+		out = p.completeText(&p.reasoning, ItemReasoning)
 	}
+	p.discard()
 	// Calls that started but never finished were cut short by the end of the
 	// turn; the agent normally reports them, this keeps every started item
 	// completed if it did not.

@@ -58,6 +58,27 @@ func retrying(discard bool) agent.Event {
 	err := &provider.Error{Kind: provider.ErrServer, Status: 502, Message: "bad gateway"}
 	return agent.Event{Kind: agent.EventRetrying, Turn: 1, Retry: &agent.Retry{Attempt: 2, MaxAttempts: 4, Wait: time.Second, Err: err, Reason: err.Error(), DiscardPartial: discard}}
 }
+
+// kept is the agent's EventMessageAppended for an answer it keeps, with
+// its text and the ids of its calls. The agent sends it once the answer's
+// calls are ready and its usage is reported, before any of the calls is
+// approved or runs.
+func kept(content string, callIDs ...string) agent.Event {
+	m := provider.Message{Role: provider.RoleAssistant, Content: content}
+	for _, id := range callIDs {
+		m.ToolCalls = append(m.ToolCalls, provider.ToolCall{ID: id})
+	}
+	return agent.Event{Kind: agent.EventMessageAppended, Turn: 1, Message: &m}
+}
+
+// keptInterrupted is the EventMessageAppended of an answer cut short: its
+// partial text, marked, without calls. The agent sends it after finishing
+// the calls it abandoned, before EventTurnFinished.
+func keptInterrupted(partial string) agent.Event {
+	m := agent.InterruptedMessage(partial, "")
+	return agent.Event{Kind: agent.EventMessageAppended, Turn: 1, Message: &m, Interrupted: true, Text: partial}
+}
+
 func turnFinished(r agent.FinishReason, steps int, err error) agent.Event {
 	return agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: r, Steps: steps, Err: err}}
 }
@@ -108,6 +129,7 @@ func projectionCases() map[string][]agent.Event {
 			reasoning("The user wants "), reasoning("a greeting."),
 			text("Hello"), text(", "), text("world."),
 			usage(120, 8, 100),
+			kept("Hello, world."),
 			turnFinished(agent.FinishDone, 1, nil),
 		},
 		"tool_call_full_auto": {
@@ -116,11 +138,13 @@ func projectionCases() map[string][]agent.Event {
 			callStarted("call_1", "write_file"),
 			callReady("call_1", "write_file", `{"path": "hello.txt", "content": "hi\n"}`),
 			usage(300, 20, 0),
+			kept("I'll create the file.", "call_1"),
 			resolved(autoReq, agent.Decision{Kind: agent.AllowOnce, Auto: true, Message: "policy full-auto"}),
 			running("call_1", "write_file"),
 			finished("call_1", "write_file", tools.StatusOK, "wrote hello.txt (1 line)", 0),
 			text("Created `hello.txt`."),
 			usage(340, 6, 300),
+			kept("Created `hello.txt`."),
 			turnFinished(agent.FinishDone, 2, nil),
 		},
 		"approval_denied": {
@@ -128,11 +152,13 @@ func projectionCases() map[string][]agent.Event {
 			callStarted("call_1", "write_file"),
 			callReady("call_1", "write_file", `{"path":"hello.txt","content":"hi\n"}`),
 			usage(300, 20, 0),
+			kept("", "call_1"),
 			requested(denyReq),
 			resolved(denyReq, agent.Decision{Kind: agent.DenyWithMessage, Message: "headless run: no one to approve write_file"}),
 			finished("call_1", "write_file", tools.StatusDenied, "denied: headless run: no one to approve write_file", 0),
 			text("I could not write the file."),
 			usage(340, 6, 300),
+			kept("I could not write the file."),
 			turnFinished(agent.FinishDone, 2, nil),
 		},
 		"retry_discards_partial": {
@@ -143,6 +169,7 @@ func projectionCases() map[string][]agent.Event {
 			retrying(true),
 			text("Complete answer."),
 			usage(50, 5, 0),
+			kept("Complete answer."),
 			turnFinished(agent.FinishDone, 1, nil),
 		},
 		"retry_keeps_nothing_streamed": {
@@ -150,6 +177,7 @@ func projectionCases() map[string][]agent.Event {
 			retrying(false),
 			text("Answer."),
 			usage(50, 5, 0),
+			kept("Answer."),
 			turnFinished(agent.FinishDone, 1, nil),
 		},
 		"parallel_shell_calls": {
@@ -159,6 +187,7 @@ func projectionCases() map[string][]agent.Event {
 			callReady("call_a", "run_shell", `{"command":"go test ./..."}`),
 			callReady("call_b", "read_file", `{"path":"go.mod"}`),
 			usage(200, 30, 0),
+			kept("", "call_a", "call_b"),
 			running("call_a", "run_shell"),
 			output("call_a", "run_shell", "ok  \tpkg\t0.1s\n"),
 			finished("call_a", "run_shell", tools.StatusError, "--- FAIL: TestX\nexit status 1", 1),
@@ -166,14 +195,17 @@ func projectionCases() map[string][]agent.Event {
 			finished("call_b", "read_file", tools.StatusOK, "1\tmodule x", 0),
 			text("One test fails."),
 			usage(260, 4, 200),
+			kept("One test fails."),
 			turnFinished(agent.FinishDone, 2, nil),
 		},
 		"invalid_arguments": {
 			turnStarted("read"),
 			callStarted("call_1", "read_file"),
 			callReady("call_1", "read_file", `not json`),
+			kept("", "call_1"),
 			finished("call_1", "read_file", tools.StatusError, "invalid arguments: expected {path, offset?, limit?}", 0),
 			text("Sorry."),
+			kept("Sorry."),
 			turnFinished(agent.FinishDone, 2, nil),
 		},
 		"failed_after_retries": {
@@ -188,9 +220,10 @@ func projectionCases() map[string][]agent.Event {
 		"step_limit": {
 			turnStarted("loop"),
 			callReady("call_1", "list_files", `{}`),
+			usage(10, 1, 0),
+			kept("", "call_1"),
 			running("call_1", "list_files"),
 			finished("call_1", "list_files", tools.StatusOK, "a.go", 0),
-			usage(10, 1, 0),
 			turnFinished(agent.FinishStepLimit, 1, nil),
 		},
 		"cancelled": {
@@ -198,6 +231,7 @@ func projectionCases() map[string][]agent.Event {
 			text("Running the command."),
 			callReady("call_1", "run_shell", `{"command":"sleep 100"}`),
 			usage(10, 1, 0),
+			kept("Running the command.", "call_1"),
 			running("call_1", "run_shell"),
 			output("call_1", "run_shell", "starting\n"),
 			finished("call_1", "run_shell", tools.StatusCancelled, "cancelled by the user", -1),
@@ -209,11 +243,13 @@ func projectionCases() map[string][]agent.Event {
 			callStarted("call_1", "read_file"),
 			callReady("call_1", "read_file", `{"path":"go.mod"}`),
 			measured(300, 20, 0, 450*time.Millisecond, false),
+			kept("", "call_1"),
 			running("call_1", "read_file"),
 			finished("call_1", "read_file", tools.StatusOK, "1\tmodule x", 0),
 			request(2, 4300, 4, 120),
 			text("It is module x."),
 			measured(340, 6, 0, 300*time.Millisecond, true),
+			kept("It is module x."),
 			agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone, Steps: 2, Requests: 2, Cost: 0.0012}},
 		},
 		"budget": {
@@ -221,6 +257,7 @@ func projectionCases() map[string][]agent.Event {
 			request(1, 4000, 2, 0),
 			callReady("call_1", "list_files", `{}`),
 			measured(10, 1, 0, 0, false),
+			kept("", "call_1"),
 			running("call_1", "list_files"),
 			finished("call_1", "list_files", tools.StatusOK, "a.go", 0),
 			agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishBudget, Steps: 1, Requests: 1,
@@ -231,6 +268,7 @@ func projectionCases() map[string][]agent.Event {
 			request(1, 90000, 12, 80000),
 			callReady("call_1", "read_file", `{"path":"big.go"}`),
 			measured(22000, 10, 0, 0, false),
+			kept("", "call_1"),
 			running("call_1", "read_file"),
 			finished("call_1", "read_file", tools.StatusOK, "1\tpackage big", 0),
 			{Kind: agent.EventCompactionStarted, Turn: 1, Compaction: &agent.Compaction{Auto: true, Tokens: 24000, Window: 28000}},
@@ -239,6 +277,7 @@ func projectionCases() map[string][]agent.Event {
 			request(2, 6000, 5, 1200),
 			text("Done."),
 			measured(1500, 2, 0, 0, false),
+			kept("Done."),
 			turnFinished(agent.FinishDone, 2, nil),
 		},
 		"compaction_failed": {
@@ -246,11 +285,13 @@ func projectionCases() map[string][]agent.Event {
 			{Kind: agent.EventCompactionStarted, Turn: 1, Compaction: &agent.Compaction{Auto: true}},
 			{Kind: agent.EventCompactionFinished, Turn: 1, Compaction: &agent.Compaction{Auto: true}, Err: agent.ErrNotSmaller, Text: agent.ErrNotSmaller.Error()},
 			text("Going on."),
+			kept("Going on."),
 			turnFinished(agent.FinishDone, 1, nil),
 		},
 		"cancelled_without_tool_result": {
 			turnStarted("run it"),
 			callReady("call_1", "run_shell", `{"command":"sleep 100"}`),
+			kept("", "call_1"),
 			running("call_1", "run_shell"),
 			turnFinished(agent.FinishCancelled, 1, nil),
 		},
@@ -280,68 +321,75 @@ func TestProjectionGolden(t *testing.T) {
 	}
 }
 
-// TestProjectionInvariants checks the protocol's promises on every case:
-// every line has type and version, items complete at most once and only
-// after they started, tool_call arguments are objects, and the last line
-// ends the turn.
+// TestProjectionInvariants checks the protocol's promises on every case.
 func TestProjectionInvariants(t *testing.T) {
 	t.Parallel()
 	for name, evs := range projectionCases() {
-		lines := bytes.Split(bytes.TrimSpace(encodeLines(t, projectAll(evs))), []byte("\n"))
-		started := map[string]bool{}
-		completed := map[string]bool{}
-		for i, l := range lines {
-			var m struct {
-				Type    string `json:"type"`
-				Version int    `json:"version"`
-				ItemID  string `json:"item_id"`
-				Item    *struct {
-					ID        string          `json:"id"`
-					Type      string          `json:"type"`
-					Arguments json.RawMessage `json:"arguments"`
-					Status    string          `json:"status"`
-				} `json:"item"`
+		dropsItems := strings.Contains(name, "retry") || strings.Contains(name, "failed")
+		checkProtocol(t, name, encodeLines(t, projectAll(evs)), dropsItems)
+	}
+}
+
+// checkProtocol checks the protocol's promises on one projection: every
+// line has type and version, items complete at most once and only after
+// they started, tool_call arguments are objects, and the last line ends the
+// turn. Unless dropsItems, every item that started completes.
+func checkProtocol(t *testing.T, name string, out []byte, dropsItems bool) {
+	t.Helper()
+	lines := bytes.Split(bytes.TrimSpace(out), []byte("\n"))
+	started := map[string]bool{}
+	completed := map[string]bool{}
+	for i, l := range lines {
+		var m struct {
+			Type    string `json:"type"`
+			Version int    `json:"version"`
+			ItemID  string `json:"item_id"`
+			Item    *struct {
+				ID        string          `json:"id"`
+				Type      string          `json:"type"`
+				Arguments json.RawMessage `json:"arguments"`
+				Status    string          `json:"status"`
+			} `json:"item"`
+		}
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatalf("%s line %d: %v", name, i+1, err)
+		}
+		if m.Type == "" || m.Version != Version {
+			t.Errorf("%s line %d lacks type or version: %s", name, i+1, l)
+		}
+		switch m.Type {
+		case TypeItemStarted:
+			if started[m.Item.ID] {
+				t.Errorf("%s: item %s started twice", name, m.Item.ID)
 			}
-			if err := json.Unmarshal(l, &m); err != nil {
-				t.Fatalf("%s line %d: %v", name, i+1, err)
+			started[m.Item.ID] = true
+		case TypeItemDelta:
+			if !started[m.ItemID] || completed[m.ItemID] {
+				t.Errorf("%s: delta for item %s outside its lifetime", name, m.ItemID)
 			}
-			if m.Type == "" || m.Version != Version {
-				t.Errorf("%s line %d lacks type or version: %s", name, i+1, l)
+		case TypeItemCompleted:
+			if !started[m.Item.ID] || completed[m.Item.ID] {
+				t.Errorf("%s: item %s completed without starting, or twice", name, m.Item.ID)
 			}
-			switch m.Type {
-			case TypeItemStarted:
-				if started[m.Item.ID] {
-					t.Errorf("%s: item %s started twice", name, m.Item.ID)
+			completed[m.Item.ID] = true
+			if m.Item.Type == ItemToolCall {
+				if !bytes.HasPrefix(m.Item.Arguments, []byte("{")) {
+					t.Errorf("%s: tool_call arguments %s are not an object", name, m.Item.Arguments)
 				}
-				started[m.Item.ID] = true
-			case TypeItemDelta:
-				if !started[m.ItemID] || completed[m.ItemID] {
-					t.Errorf("%s: delta for item %s outside its lifetime", name, m.ItemID)
+				switch m.Item.Status {
+				case "ok", "error", "denied", "cancelled":
+				default:
+					t.Errorf("%s: tool_call status %q", name, m.Item.Status)
 				}
-			case TypeItemCompleted:
-				if !started[m.Item.ID] || completed[m.Item.ID] {
-					t.Errorf("%s: item %s completed without starting, or twice", name, m.Item.ID)
-				}
-				completed[m.Item.ID] = true
-				if m.Item.Type == ItemToolCall {
-					if !bytes.HasPrefix(m.Item.Arguments, []byte("{")) {
-						t.Errorf("%s: tool_call arguments %s are not an object", name, m.Item.Arguments)
-					}
-					switch m.Item.Status {
-					case "ok", "error", "denied", "cancelled":
-					default:
-						t.Errorf("%s: tool_call status %q", name, m.Item.Status)
-					}
-				}
-			}
-			if i == len(lines)-1 && m.Type != TypeTurnCompleted && m.Type != TypeTurnFailed {
-				t.Errorf("%s: last line is %s, want turn.completed or turn.failed", name, m.Type)
 			}
 		}
-		for id := range started {
-			if !completed[id] && !strings.Contains(name, "retry") && !strings.Contains(name, "failed") {
-				t.Errorf("%s: item %s started but never completed", name, id)
-			}
+		if i == len(lines)-1 && m.Type != TypeTurnCompleted && m.Type != TypeTurnFailed {
+			t.Errorf("%s: last line is %s, want turn.completed or turn.failed", name, m.Type)
+		}
+	}
+	for id := range started {
+		if !completed[id] && !dropsItems {
+			t.Errorf("%s: item %s started but never completed", name, id)
 		}
 	}
 }
@@ -411,5 +459,78 @@ func TestTurnUsageCostWhenPriced(t *testing.T) {
 	done, ok := out[len(out)-1].(TurnCompleted)
 	if !ok || done.Usage.Cost == nil || *done.Usage.Cost != 0.5 {
 		t.Fatalf("turn.completed = %+v", out[len(out)-1])
+	}
+}
+
+// TestProjectionFollowsWhatTheAgentKept checks the commit points on answers
+// the goldens do not hold: items start and complete as the agent's appends
+// say, whatever else was announced.
+func TestProjectionFollowsWhatTheAgentKept(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		evs  []agent.Event
+		// want lists the item lines: type, then the item's type or id.
+		want []string
+	}{
+		{
+			name: "a call announced but not kept is dropped",
+			evs: []agent.Event{
+				turnStarted("go"), text("Reading."),
+				callStarted("c1", "read_file"), callStarted("c2", "read_file"),
+				callReady("c1", "read_file", `{"path":"a"}`),
+				kept("Reading.", "c1"),
+				running("c1", "read_file"), finished("c1", "read_file", tools.StatusOK, "a", 0),
+				text("Done."), kept("Done."),
+				turnFinished(agent.FinishDone, 2, nil),
+			},
+			want: []string{
+				"item.started agent_message", "item.completed agent_message",
+				"item.started tool_call", "item.completed tool_call",
+				"item.started agent_message", "item.completed agent_message",
+			},
+		},
+		{
+			name: "calls abandoned by an answer cut short start and complete after its text",
+			evs: []agent.Event{
+				turnStarted("go"), reasoning("Hmm."), text("Let me"),
+				callStarted("c1", "read_file"), callStarted("c2", "write_file"),
+				finished("c1", "read_file", tools.StatusCancelled, "cancelled", 0),
+				finished("c2", "write_file", tools.StatusCancelled, "cancelled", 0),
+				keptInterrupted("Let me"),
+				turnFinished(agent.FinishCancelled, 1, nil),
+			},
+			want: []string{
+				"item.started reasoning", "item.started agent_message",
+				"item.completed reasoning", "item.completed agent_message",
+				"item.started tool_call", "item.started tool_call",
+				"item.completed tool_call", "item.completed tool_call",
+			},
+		},
+		{
+			name: "an answer not kept leaves its items open",
+			evs: []agent.Event{
+				turnStarted("go"), text("Let me"), callStarted("c1", "read_file"),
+				finished("c1", "read_file", tools.StatusError, "Not run", 0),
+				turnFinished(agent.FinishBudget, 1, fmt.Errorf("stopped: %w", agent.ErrBudget)),
+			},
+			want: []string{"item.started agent_message"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var got []string
+			for _, m := range projectAll(tc.evs) {
+				switch m := m.(type) {
+				case ItemStarted:
+					got = append(got, m.Type+" "+m.Item.Type)
+				case ItemCompleted:
+					got = append(got, m.Type+" "+m.Item.Type)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("item lines:\n got %q\nwant %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -81,9 +81,11 @@ func TestRunPrintsFinalSanitizedText(t *testing.T) {
 		turnStarted("do it"),
 		text("Let me look."),
 		callReady("c1", "read_file", `{"path":"a"}`),
+		kept("Let me look.", "c1"),
 		running("c1", "read_file"),
 		finished("c1", "read_file", tools.StatusOK, "1\tx", 0),
 		text("Done: \x1b[31mred\x1b[0m \x1b]52;c;aGk=\x07text"),
+		kept("Done: \x1b[31mred\x1b[0m \x1b]52;c;aGk=\x07text"),
 		turnFinished(agent.FinishDone, 2, nil),
 	))
 	reason, out, errOut := runFake(t, context.Background(), f, Options{})
@@ -105,9 +107,11 @@ func TestRunProgressOnlyWhenAsked(t *testing.T) {
 		callReady("c1", "run_shell", `{"command":"go test ./..."}`),
 		retrying(true),
 		callReady("c2", "run_shell", `{"command":"go test ./..."}`),
+		kept("", "c2"),
 		running("c2", "run_shell"),
 		finished("c2", "run_shell", tools.StatusOK, "ok", 0),
 		text("All green."),
+		kept("All green."),
 		turnFinished(agent.FinishDone, 2, nil),
 	))
 	_, out, errOut := runFake(t, context.Background(), f, Options{Progress: true})
@@ -126,7 +130,7 @@ func TestRunDeniesApprovalsHeadless(t *testing.T) {
 	var got agent.Decision
 	f := newFake(func(ctx context.Context, f *fakeAgent, _ string) {
 		req := approvalRequest("a1", "c1", "write_file", `{"path":"x","content":"y"}`)
-		f.emit(ctx, turnStarted("do it"), callReady("c1", "write_file", `{"path":"x","content":"y"}`), requested(req))
+		f.emit(ctx, turnStarted("do it"), callReady("c1", "write_file", `{"path":"x","content":"y"}`), kept("", "c1"), requested(req))
 		select {
 		case got = <-req.Decisions():
 		case <-time.After(5 * time.Second):
@@ -135,6 +139,7 @@ func TestRunDeniesApprovalsHeadless(t *testing.T) {
 		f.emit(ctx, resolved(req, got),
 			finished("c1", "write_file", tools.StatusDenied, "denied", 0),
 			text("Could not write."),
+			kept("Could not write."),
 			turnFinished(agent.FinishDone, 2, nil))
 	})
 	_, out, _ := runFake(t, context.Background(), f, Options{JSON: true, Policy: agent.PolicyAsk})
@@ -189,7 +194,7 @@ func TestRunInterruptCancelsTheTurn(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Error("Cancel was not called after the interrupt")
 		}
-		f.emit(ctx, text("kept"), turnFinished(agent.FinishCancelled, 1, nil))
+		f.emit(ctx, text("kept"), keptInterrupted("partial kept"), turnFinished(agent.FinishCancelled, 1, nil))
 	})
 	reason, out, errOut := runFake(t, ctx, f, Options{})
 	if reason != agent.FinishCancelled {
