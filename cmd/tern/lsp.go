@@ -20,6 +20,7 @@ func wireLSP(cfg *config.Config, ws *tools.Workspace, environ []string) *lsp.Man
 		Root:    ws.Root,
 		Servers: lsp.Merge(lsp.KnownServers(), cfg.LSP.Servers),
 		Wait:    cfg.LSP.Wait.V,
+		Settle:  cfg.LSP.Settle.V,
 		Env:     tools.FilterEnv(environ),
 	})
 	ws.Diagnoser = m

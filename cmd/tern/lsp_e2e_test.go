@@ -108,8 +108,10 @@ func TestE2EGoplsDiagnosticsReachTheModel(t *testing.T) {
 		s.finish("stop")
 	})
 	home := t.TempDir()
-	// A generous wait: gopls's first load on a busy CI machine is slow.
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("lsp_wait = \"30s\"\n"), 0o600); err != nil {
+	// A generous wait and settle period: on a busy CI machine gopls's first
+	// load is slow, and its second pass (the callers in other packages)
+	// can come well after its first report on the file.
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("lsp_wait = \"30s\"\nlsp_settle = \"3s\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	env := goEnv(t)

@@ -63,7 +63,9 @@ func TestGopls(t *testing.T) {
 	})
 	servers := KnownServers()[:1]
 	servers[0].Command = gopls
-	m := New(Options{Root: root, Servers: servers, Wait: 20 * time.Second, Env: os.Environ()})
+	// A long settle period: on a busy machine gopls's second pass (the
+	// callers in other packages) can come well after its first report.
+	m := New(Options{Root: root, Servers: servers, Wait: 30 * time.Second, Settle: 2 * time.Second, Env: os.Environ()})
 	defer func() { _ = m.Close() }()
 
 	ctx := context.Background()

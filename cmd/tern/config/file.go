@@ -39,8 +39,9 @@ type fileConfig struct {
 	Mouse            *bool                    `toml:"mouse"`
 	TitleModel       *string                  `toml:"title_model"`
 	// The language servers (lsp.go).
-	LSP     *lspSetting `toml:"lsp"`
-	LSPWait *string     `toml:"lsp_wait"`
+	LSP       *lspSetting `toml:"lsp"`
+	LSPWait   *string     `toml:"lsp_wait"`
+	LSPSettle *string     `toml:"lsp_settle"`
 
 	// The bounded waits and sizes (bounds.go).
 	FirstTokenTimeout *string `toml:"first_token_timeout"`

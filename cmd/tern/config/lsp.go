@@ -16,6 +16,9 @@ type LSP struct {
 	On Value[bool]
 	// Wait is lsp_wait, the longest an edit waits for diagnostics.
 	Wait Value[time.Duration]
+	// Settle is lsp_settle, how long a server must be quiet after its
+	// report on an edit before tern takes it as complete.
+	Settle Value[time.Duration]
 	// Servers are the [lsp.NAME] tables by name.
 	Servers map[string]lsp.Override
 }
@@ -112,7 +115,7 @@ func stringList(v any) ([]string, error) {
 }
 
 // resolveLSP sets the language-server settings from the file over the
-// defaults (on, lsp_wait 2s, the known servers).
+// defaults (on, lsp_wait 2s, lsp_settle 250ms, the known servers).
 func (c *Config) resolveLSP(fc fileConfig, file Source) []error {
 	var errs []error
 	c.LSP.On = Value[bool]{V: true, Source: Source{Kind: SourceDefault}}
@@ -135,6 +138,18 @@ func (c *Config) resolveLSP(fc fileConfig, file Source) []error {
 			errs = append(errs, fmt.Errorf("lsp_wait from %s is %s; give a wait from \"100ms\" to \"60s\" (lsp = false turns language servers off)", file, d))
 		default:
 			c.LSP.Wait = Value[time.Duration]{V: d, Source: file}
+		}
+	}
+	c.LSP.Settle = Value[time.Duration]{V: lsp.DefaultSettle, Source: Source{Kind: SourceDefault}}
+	if fc.LSPSettle != nil {
+		d, err := time.ParseDuration(*fc.LSPSettle)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("lsp_settle from %s: %q is not a duration such as \"250ms\"", file, *fc.LSPSettle))
+		case d < 10*time.Millisecond || d > c.LSP.Wait.V:
+			errs = append(errs, fmt.Errorf("lsp_settle from %s is %s; give a period from \"10ms\" up to lsp_wait (%s)", file, d, c.LSP.Wait.V))
+		default:
+			c.LSP.Settle = Value[time.Duration]{V: d, Source: file}
 		}
 	}
 	return errs

@@ -14,13 +14,16 @@ func TestLSPSettings(t *testing.T) {
 		toml    string
 		on      bool
 		wait    time.Duration
-		servers string // name=command:args:extensions:enabled, sorted
+		settle  time.Duration // 0: the default
+		servers string        // name=command:args:extensions:enabled, sorted
 		err     string
 	}{
 		{name: "defaults", on: true, wait: 2 * time.Second},
 		{name: "off", toml: "lsp = false\n", wait: 2 * time.Second},
 		{name: "wait", toml: "lsp_wait = \"750ms\"\n", on: true, wait: 750 * time.Millisecond},
 		{name: "bad wait", toml: "lsp_wait = \"soon\"\n", on: true, wait: 2 * time.Second, err: "lsp_wait"},
+		{name: "settle", toml: "lsp_settle = \"1s\"\n", on: true, wait: 2 * time.Second, settle: time.Second},
+		{name: "settle beyond the wait", toml: "lsp_settle = \"3s\"\n", on: true, wait: 2 * time.Second, err: "up to lsp_wait (2s)"},
 		{name: "zero wait", toml: "lsp_wait = \"0s\"\n", on: true, wait: 2 * time.Second, err: "from \"100ms\""},
 		{name: "tables", on: true, wait: 2 * time.Second,
 			toml:    "[lsp.gopls]\nenabled = false\n[lsp.mine]\ncommand = \"my-ls\"\nargs = [\"--stdio\"]\nextensions = [\".x\"]\nroot_markers = [\"x.toml\"]\n",
@@ -32,8 +35,12 @@ func TestLSPSettings(t *testing.T) {
 			t.Parallel()
 			home := writeHome(t, tc.toml)
 			c, err := Load(Inputs{Getenv: envFunc(map[string]string{EnvHome: home})})
-			if c.LSP.On.V != tc.on || c.LSP.Wait.V != tc.wait {
-				t.Errorf("on %v wait %s", c.LSP.On.V, c.LSP.Wait.V)
+			settle := tc.settle
+			if settle == 0 {
+				settle = 250 * time.Millisecond
+			}
+			if c.LSP.On.V != tc.on || c.LSP.Wait.V != tc.wait || c.LSP.Settle.V != settle {
+				t.Errorf("on %v wait %s settle %s", c.LSP.On.V, c.LSP.Wait.V, c.LSP.Settle.V)
 			}
 			var servers []string
 			for _, n := range sortedKeys(c.LSP.Servers) {

@@ -20,7 +20,8 @@ func lspCheck(c *config.Config) Check {
 	if len(found) > 0 {
 		onPath = strings.Join(found, ", ")
 	}
-	detail := fmt.Sprintf("on (%s), lsp_wait %s (%s); on PATH: %s", c.LSP.On.Source, c.LSP.Wait.V, c.LSP.Wait.Source, onPath)
+	detail := fmt.Sprintf("on (%s), lsp_wait %s (%s), lsp_settle %s (%s); on PATH: %s", c.LSP.On.Source, c.LSP.Wait.V, c.LSP.Wait.Source,
+		c.LSP.Settle.V, c.LSP.Settle.Source, onPath)
 	if len(missing) > 0 {
 		detail += "; not found: " + strings.Join(missing, ", ")
 	}

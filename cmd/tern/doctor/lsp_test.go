@@ -11,7 +11,7 @@ func TestDoctorReportsLanguageServers(t *testing.T) {
 		name, file string
 		want       []string
 	}{
-		{"defaults", "", []string{"on (default), lsp_wait 2s (default); on PATH:"}},
+		{"defaults", "", []string{"on (default), lsp_wait 2s (default), lsp_settle 250ms (default); on PATH:"}},
 		{"off", "lsp = false\n", []string{"off (config "}},
 		{"wait and a server of one's own", "lsp_wait = \"500ms\"\n[lsp.mine]\ncommand = \"tern-no-such-server\"\nextensions = [\".x\"]\n",
 			[]string{"lsp_wait 500ms (config ", "not found: mine"}},
