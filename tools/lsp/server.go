@@ -47,7 +47,15 @@ func KnownServers() []ServerConfig {
 			// The deep (cross-package) pass comes this soon after a change,
 			// so callers broken in other packages arrive within lsp_wait.
 			InitOptions: map[string]any{"diagnosticsDelay": "100ms"}},
-		{Name: "rust-analyzer", Command: "rust-analyzer", Extensions: []string{".rs"}, RootMarkers: []string{"Cargo.toml"}},
+		{Name: "rust-analyzer", Command: "rust-analyzer", Extensions: []string{".rs"}, RootMarkers: []string{"Cargo.toml"},
+			// No build scripts, proc macros or cargo check: they run the
+			// project's code outside the sandbox, and the model writes
+			// that code (a build.rs under auto-edit would run unasked).
+			InitOptions: map[string]any{
+				"cargo":       map[string]any{"buildScripts": map[string]any{"enable": false}},
+				"procMacro":   map[string]any{"enable": false},
+				"checkOnSave": false,
+			}},
 		{Name: "pyright", Command: "pyright-langserver", Args: []string{"--stdio"}, Extensions: []string{".py", ".pyi"},
 			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py", "setup.cfg", "requirements.txt"}},
 		{Name: "basedpyright", Command: "basedpyright-langserver", Args: []string{"--stdio"}, Extensions: []string{".py", ".pyi"},
