@@ -18,6 +18,7 @@ import (
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
 	"github.com/ternhq/tern/tools/sandbox"
 	"github.com/ternhq/tern/tui"
 )
@@ -57,6 +58,8 @@ type wired struct {
 	Pick, PickFork bool
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
+	// LSP runs the language servers (lsp.go); nil with lsp = false.
+	LSP *lsp.Manager
 }
 
 // Close closes the session (writing the rest of its log) and releases
@@ -67,6 +70,9 @@ func (w *wired) Close() error {
 	if w.cleanup != nil {
 		w.cleanup()
 		w.cleanup = nil
+	}
+	if w.LSP != nil {
+		_ = w.LSP.Close() // the servers get a second to stop, then are killed
 	}
 	return err
 }
@@ -148,6 +154,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	ws.Secrets = cfg.SecretPatterns.V
 	ws.SecretFiles = ternSecretFiles(cfg.File)
 	ws.Editor = opts.editor
+	servers := wireLSP(cfg, ws, c.environ)
 	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg, ws.Root)
 	if err != nil {
 		return nil, err
@@ -255,6 +262,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Sandbox:     sandboxStatus,
 		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),
 		cleanup:     cleanup,
+		LSP:         servers,
 	}, nil
 }
 
