@@ -183,6 +183,9 @@ type ToolResult struct {
 	// Sandboxed is true when run_shell's sandbox may have refused part of
 	// the command (it failed with a permission error while confined).
 	Sandboxed bool
+	// Diagnostics counts the language server's problems an edit left,
+	// "2 errors, 1 warning"; empty when there are none.
+	Diagnostics string
 }
 
 // Retry describes a failed model call that is being tried again: by the

@@ -304,7 +304,7 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	done = true
 	mu.Unlock()
 	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur,
-		Sandboxed: res.SandboxNote != ""}
+		Sandboxed: res.SandboxNote != "", Diagnostics: res.Diagnostics}
 	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
 		tr.Status = tools.StatusCancelled
 		tr.Summary = "cancelled"

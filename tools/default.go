@@ -10,9 +10,10 @@ func DefaultRegistry(w *Workspace, env []string) *Registry {
 }
 
 // DefaultRegistryWith is DefaultRegistry with run_shell's options (its
-// sandbox and session TMPDIR; see NewRunShellWith).
+// sandbox and session TMPDIR; see NewRunShellWith). diagnostics follows
+// the list when w has a Diagnoser.
 func DefaultRegistryWith(w *Workspace, env []string, shell ShellOptions) *Registry {
-	return NewRegistry(
+	r := NewRegistry(
 		NewReadFile(w),
 		NewListFiles(w),
 		NewGrep(w),
@@ -21,4 +22,10 @@ func DefaultRegistryWith(w *Workspace, env []string, shell ShellOptions) *Regist
 		NewRunShellWith(w, env, shell),
 		NewTodoWrite(),
 	)
+	if w != nil && w.Diagnoser != nil {
+		// Only with language servers on (lsp in config.toml): a tool
+		// that can only say they are off is not worth its spec's tokens.
+		r.Add(NewDiagnostics(w))
+	}
+	return r
 }

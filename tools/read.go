@@ -151,6 +151,7 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 		return errorResult(binaryRefusal(rel, why))
 	}
 	t.w.Files.Record(abs, data)
+	t.w.touch(abs)
 
 	total := bytes.Count(data, []byte{'\n'})
 	if len(data) > 0 && data[len(data)-1] != '\n' {

@@ -104,6 +104,10 @@ type Result struct {
 	// a permission error: what the sandbox allows, also at the end of
 	// Output, so the interface can say the sandbox may have refused it.
 	SandboxNote string
+	// Diagnostics is set by edit_file and write_file when a language
+	// server reported problems in the changed file or others: their count,
+	// "2 errors, 1 warning", for a compact line on the tool card.
+	Diagnostics string
 }
 
 // Tool is one callable tool. Args are the raw JSON arguments the model sent,

@@ -46,6 +46,7 @@ var cardRenderers = map[string]cardRenderer{
 	tools.WriteFileName:   writeCard{},
 	tools.RunShellName:    shellCard{},
 	tools.TodoWriteName:   todoCard{},
+	tools.DiagnosticsName: diagnosticsCard{},
 	agent.ProposePlanTool: planCard{},
 }
 

@@ -38,6 +38,7 @@ func commandTable() []command {
 		{"mcp", "[server]", "MCP servers: state, errors, tools; with a name, reconnect that server", (*model).cmdMCP},
 		{"memory", "[n]", "list the project memory files (AGENTS.md); open one in $EDITOR", (*model).cmdMemory},
 		{"cost", "", "session totals: requests, tokens, cache hits, time to first token, money", (*model).cmdCost},
+		{"lsp", "", "the language servers: state, root, last error", (*model).cmdLSP},
 		{"diff", "", "every file change made in this session, as a coloured diff", (*model).cmdDiff},
 		{"undo", "[force]", "revert the last turn's file changes (force: overwrite files changed outside tern)", (*model).cmdUndo},
 		{"rewind", "", "go back to an earlier turn: code, conversation or both; or undo a rewind (" + keys.EscEsc.Help().Key + ")", (*model).cmdRewind},

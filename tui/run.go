@@ -40,6 +40,9 @@ type Options struct {
 	// Permissions says where the approval settings came from and what
 	// the shell sandbox allows, for /permissions.
 	Permissions PermissionsInfo
+	// LSP lists the language servers, for /lsp and the status line's
+	// badge; nil when they are off.
+	LSP func() []LSPServer
 	// Notices are shown once in the welcome block, e.g. that the shell
 	// sandbox is unavailable or that a session was resumed.
 	Notices []string

@@ -238,6 +238,21 @@ var toolProbes = map[string]toolProbe{
 			return r.Output, r.Status == tools.StatusOK && r.ExitCode == 0
 		})
 	},
+	tools.DiagnosticsName: func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
+		// It sends files to language servers: outside paths and secret
+		// files are refused before any server hears of them.
+		for _, p := range f.paths() {
+			r := run(jsonArgs("path", p))
+			refused(t, "diagnostics "+p, r)
+		}
+		for _, p := range []string{"../outside", f.outside, "link-dir", "link-ssh"} {
+			r := run(jsonArgs("path", p))
+			refused(t, "diagnostics "+p, r)
+		}
+		if r := run(`{}`); r.Status != tools.StatusOK {
+			t.Errorf("diagnostics of the workspace: %v %q", r.Status, r.Output)
+		}
+	},
 	"todo_write": func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
 		// It reads and writes no file: paths in its items stay text.
 		var spec map[string]any
@@ -375,6 +390,7 @@ var (
 		"MCP": "the MCP servers' states, and their prompts and resources (/mcp__… commands, @server:uri): only what the user " +
 			"typed goes out to a server; workspace content reaches servers only through MCP tool calls, which the approval " +
 			"engine judges (approval/external_test.go, agent/external_test.go)",
+		"LSP": "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
 	}
 	serviceMethods = map[string]string{
 		"Events":             "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",

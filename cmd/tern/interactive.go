@@ -87,6 +87,7 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 		Memory:        tui.MemoryFromAgent(a.Memory),
 		ResumeAtStart: a.Pick && s.Recorded(),
 		ResumeFork:    a.Pick && a.PickFork,
+		LSP:           lspServers(a.LSP),
 	}
 	if a.Saved != nil {
 		opts.Replay = a.Saved.Replay()

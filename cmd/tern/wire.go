@@ -18,6 +18,7 @@ import (
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
 	"github.com/ternhq/tern/tools/mcp"
 	"github.com/ternhq/tern/tools/sandbox"
 	"github.com/ternhq/tern/tui"
@@ -60,6 +61,8 @@ type wired struct {
 	cleanup func()
 	// MCP runs the session's MCP servers; nil when none is configured.
 	MCP *mcp.Manager
+	// LSP runs the language servers (lsp.go); nil with lsp = false.
+	LSP *lsp.Manager
 }
 
 // Close closes the session (writing the rest of its log) and releases
@@ -74,6 +77,9 @@ func (w *wired) Close() error {
 	if w.MCP != nil {
 		_ = w.MCP.Close() // the servers are stopped; how they exited does not matter now
 		w.MCP = nil
+	}
+	if w.LSP != nil {
+		_ = w.LSP.Close() // the servers get a second to stop, then are killed
 	}
 	return err
 }
@@ -158,6 +164,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	ws.Secrets = cfg.SecretPatterns.V
 	ws.SecretFiles = ternSecretFiles(cfg.File)
 	ws.Editor = opts.editor
+	servers := wireLSP(cfg, ws, c.environ)
 	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg, ws.Root)
 	if err != nil {
 		return nil, err
@@ -274,6 +281,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),
 		cleanup:     cleanup,
 		MCP:         mcpServers,
+		LSP:         servers,
 	}, nil
 }
 

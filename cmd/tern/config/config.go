@@ -97,6 +97,8 @@ type Config struct {
 	// ReasoningEffort is the reasoning effort sent to models that reason
 	// (--effort, reasoning_effort); empty: the model's default.
 	ReasoningEffort Value[string]
+	// LSP are the language-server settings.
+	LSP LSP
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.

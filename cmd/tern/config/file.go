@@ -38,6 +38,10 @@ type fileConfig struct {
 	Theme            *string                  `toml:"theme"`
 	Mouse            *bool                    `toml:"mouse"`
 	TitleModel       *string                  `toml:"title_model"`
+	// The language servers (lsp.go).
+	LSP       *lspSetting `toml:"lsp"`
+	LSPWait   *string     `toml:"lsp_wait"`
+	LSPSettle *string     `toml:"lsp_settle"`
 
 	// What tern knows of models (modelfacts.go).
 	DefaultContextWindow *int    `toml:"default_context_window"`

@@ -163,6 +163,7 @@ func Load(in Inputs) (*Config, error) {
 	errs = append(errs, c.resolveSandbox(in, fc, file)...)
 	errs = append(errs, c.resolveBudget(in, fc, file)...)
 	errs = append(errs, c.resolveBounds(fc, file)...)
+	errs = append(errs, c.resolveLSP(fc, file)...)
 	for _, v := range []struct {
 		name string
 		val  Value[int]

@@ -75,6 +75,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	add(sandboxCheck(c, sandbox.Check(c.Sandbox.V, c.NoNetwork.V)))
 	add(Check{Mark: Pass, Name: "interface", Detail: fmt.Sprintf("theme %s (%s), mouse %t (%s)", c.Theme.V, c.Theme.Source, c.Mouse.V, c.Mouse.Source)})
 	checks = append(checks, modelChecks(ctx, c, opts.Facts, opts.Timeout)...)
+	add(lspCheck(c))
 
 	if offline {
 		for _, name := range []string{"gateway", "model listed", "streaming"} {
