@@ -70,6 +70,7 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 	t.user = resolveMentions(t.user)
 	for _, s := range req.Tools {
 		t.canPropose = t.canPropose || s.Name == proposePlanTool
+		t.canTask = t.canTask || s.Name == taskTool
 	}
 	// The agent offers propose_plan only in plan mode, which its note
 	// announces on the first message alone.
