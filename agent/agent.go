@@ -149,6 +149,8 @@ type Agent struct {
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
+	// subagent is set on the child agent of a task call.
+	subagent bool
 	// task is the task tool when Options.Subagents offers it.
 	task *taskTool
 	// askMu makes approvals one at a time across the calls of an answer

@@ -149,7 +149,7 @@ func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	child.askMu = a.askMu
+	child.askMu, child.subagent = a.askMu, true
 	child.backoff, child.maxRetries = a.backoff, a.maxRetries
 	return child, nil
 }
