@@ -149,8 +149,10 @@ type Agent struct {
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
-	// subagent is set on the child agent of a task call.
+	// subagent is set on the child agent of a task call, and label names
+	// it in its approval requests.
 	subagent bool
+	label    string
 	// task is the task tool when Options.Subagents offers it.
 	task *taskTool
 	// askMu makes approvals one at a time across the calls of an answer

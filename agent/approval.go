@@ -72,6 +72,9 @@ type ApprovalRequest struct {
 	// Keep is true for a question about a change a shell command already
 	// made to protected files: allowing keeps it, denying reverts it.
 	Keep bool
+	// Subagent names the subagent that asks ("subagent: <task description>"
+	// or the custom subagent's name); "" when the session's agent asks.
+	Subagent string
 
 	once  sync.Once
 	reply chan Decision

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
@@ -41,7 +42,12 @@ func (t *turn) runTask(pc *preparedCall) callOutcome {
 	if err != nil {
 		return callOutcome{res: errorResult("error", fmt.Sprintf("The subagent could not start: %v.", err))}
 	}
+	child.label = "subagent " + def.Name + ": " + args.Description
+	if def.Name == "" {
+		child.label = "subagent: " + args.Description
+	}
 	t.emit(Event{Kind: EventToolRunning, Call: pc.call})
+	start := time.Now()
 	sink := func(ev Event) {
 		t.emit(Event{Kind: EventSubagent, Call: pc.call, Agent: def.Name, Sub: &ev})
 	}
@@ -69,6 +75,7 @@ func (t *turn) runTask(pc *preparedCall) callOutcome {
 			res.Output += " Its last words:\n" + answer
 		}
 	}
+	res.Duration = time.Since(start)
 	res.Output = tools.Cap(res.Output, outputCapOf(t.a.opts.Workspace), "give the subagent a narrower task or ask it for a shorter answer")
 	return callOutcome{res: res, child: &fin}
 }

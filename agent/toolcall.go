@@ -155,7 +155,7 @@ func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r approval.Ru
 	id := fmt.Sprintf("ap_%d", t.a.nextAp)
 	t.a.mu.Unlock()
 	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.Scope)
-	req.Always, req.Reason = r.Always, r.Reason
+	req.Always, req.Reason, req.Subagent = r.Always, r.Reason, t.a.label
 	if !r.Always {
 		// An always-ask command grants nothing (see ask), so a session log
 		// records no grant for it either.

@@ -181,6 +181,15 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 
 // dialogTitle says what the call will do.
 func dialogTitle(r *agent.ApprovalRequest) string {
+	if r.Subagent != "" {
+		// A subagent's call: say which one asks.
+		return "[" + sanitize.Visible(r.Subagent) + "] " + callTitle(r)
+	}
+	return callTitle(r)
+}
+
+// callTitle says what the call will do.
+func callTitle(r *agent.ApprovalRequest) string {
 	name := sanitize.Visible(r.Call.Name)
 	if t := sanitize.Visible(r.Preview.Title); t != "" {
 		return t
