@@ -46,6 +46,7 @@ var cardRenderers = map[string]cardRenderer{
 	tools.RunShellName:    shellCard{},
 	tools.TodoWriteName:   todoCard{},
 	agent.ProposePlanTool: planCard{},
+	agent.TaskTool:        taskCard{},
 }
 
 // renderer is the card's renderer: the user's own `!` commands look like

@@ -40,6 +40,11 @@ type meter struct {
 	prevBytes int
 	// window is the context window the session reported for a model.
 	window modelWindowInfo
+	// subRequests, subUsage and subMoney are the task calls' subagents'
+	// requests, apart from the session's own (money includes subMoney).
+	subRequests int
+	subUsage    provider.Usage
+	subMoney    float64
 	// models splits the usage by model, in the order they were first used,
 	// so /cost can tell them apart after a /model switch.
 	models []modelCost
@@ -166,6 +171,14 @@ func (m *model) cmdCost(string) tea.Cmd {
 		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))+th.warn.Render(fmt.Sprintf(" + %d requests on other models, not priced", mt.unpriced))))
 	default:
 		lines = append(lines, row("cost", approx(est, fmt.Sprintf("$%.4f", mt.money))))
+	}
+	if mt.subRequests > 0 {
+		cost := ""
+		if m.opts.Prices != nil {
+			cost = fmt.Sprintf(" · $%.4f (in the cost above)", mt.subMoney)
+		}
+		lines = append(lines, row("subagents", fmt.Sprintf("%s · %d prompt · %d completion tokens%s",
+			plural(mt.subRequests, "request"), mt.subUsage.PromptTokens, mt.subUsage.CompletionTokens, cost)))
 	}
 	if len(mt.models) > 1 {
 		lines = append(lines, row("by model", ""))
