@@ -43,7 +43,7 @@ func (taskCard) body(c *toolCard, rc *renderCtx, d cardDetail, width int) []stri
 		out = append(out, "  "+rc.th.dim.Render(taskMeter(v)))
 	}
 	if c.state == cardDone && c.result != "" {
-		lines := wrap(c.result, width-2)
+		lines := wrap(strings.TrimRight(c.result, "\n"), width-2)
 		if !d.open() && len(lines) > taskResultLines {
 			lines = append(lines[:taskResultLines], rc.th.dim.Render(fmt.Sprintf("… %d more lines (ctrl+o, or the transcript view)", len(lines)-taskResultLines)))
 		}
@@ -57,7 +57,17 @@ func (taskCard) body(c *toolCard, rc *renderCtx, d cardDetail, width int) []stri
 
 // taskMeter sums up what the subagent did.
 func taskMeter(v *taskView) string {
-	return fmt.Sprintf("%s · %s tokens · %s", plural(len(v.calls), "tool call"), kilo(v.tokens), plural(v.requests, "request"))
+	s := plural(len(v.calls), "tool call")
+	if v.requests > 0 {
+		// A resumed session's tasks come without their requests.
+		s += fmt.Sprintf(" · %s tokens · %s", kilo(v.tokens), plural(v.requests, "request"))
+	}
+	if v.answered {
+		// Its result joins the conversation with those of the calls
+		// running beside it, in their order.
+		s += " · answered"
+	}
+	return s
 }
 
 // taskCallLine is one of the subagent's calls: its tool, main argument and

@@ -20,6 +20,8 @@ type taskView struct {
 	conv  []taskMsg
 	// tokens and requests meter the subagent's requests.
 	tokens, requests int
+	// answered is set once the subagent finished its turn.
+	answered bool
 }
 
 // taskLine is one of the subagent's tool calls, as the card lists it.
@@ -140,8 +142,10 @@ func (m *model) onSubagent(ev agent.Event) tea.Cmd {
 		m.meter.addSubagent(sub.Usage, m.prices())
 	case agent.EventRequest:
 		v.requests++
+	case agent.EventTurnFinished:
+		v.answered = sub.Finish != nil && sub.Finish.Reason == agent.FinishDone
 	case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted, agent.EventToolOutput,
-		agent.EventRetrying, agent.EventTurnFinished, agent.EventError, agent.EventCompactionStarted,
+		agent.EventRetrying, agent.EventError, agent.EventCompactionStarted,
 		agent.EventCompactionFinished, agent.EventSubagent:
 	}
 	return nil
