@@ -354,17 +354,37 @@ func TestBudgetStopsChildren(t *testing.T) {
 	}
 }
 
+// changingProvider changes a file when a request carries the given number
+// of tool results: the read the answer asks for sees the new content.
+type changingProvider struct {
+	provider.Provider
+	at     int
+	change func()
+}
+
+func (p changingProvider) Stream(ctx context.Context, req provider.Request) (provider.Stream, error) {
+	if len(toolResults(req)) == p.at {
+		p.change()
+	}
+	return p.Provider.Stream(ctx, req)
+}
+
 func TestUnchangedReRead(t *testing.T) {
 	t.Parallel()
 	body := strings.Repeat("// a line of code that stays the same\n", 20)
-	prov := providertest.New(
+	scripts := providertest.New(
 		calls("read_file", `{"path":"a.go"}`),
 		calls("read_file", `{"path":"./a.go"}`),
 		calls("read_file", `{"path":"a.go","limit":5}`),
 		calls("read_file", `{"path":"a.go"}`),
 		answer("done"),
 	)
-	h := newHarness(t, tools.NewRegistry(), func(o *Options) { o.Provider = prov })
+	var h *harness
+	prov := changingProvider{Provider: scripts, at: 3, change: func() {
+		// The file changes before the fourth read.
+		_ = os.WriteFile(filepath.Join(h.ws.Root, "a.go"), []byte(body+"// new\n"), 0o600)
+	}}
+	h = newHarness(t, tools.NewRegistry(), func(o *Options) { o.Provider = prov })
 	h.a.opts.Tools.Add(tools.NewReadFile(h.ws))
 	if err := os.WriteFile(filepath.Join(h.ws.Root, "a.go"), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -373,10 +393,6 @@ func TestUnchangedReRead(t *testing.T) {
 	h.turn("read a.go", func(ev Event) {
 		if ev.Kind == EventToolFinished {
 			outs = append(outs, ev.Result.Output)
-			if len(outs) == 3 {
-				// The file changes before the fourth read.
-				_ = os.WriteFile(filepath.Join(h.ws.Root, "a.go"), []byte(body+"// new\n"), 0o600)
-			}
 		}
 	})
 	if len(outs) != 4 {
