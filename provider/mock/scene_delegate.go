@@ -1,6 +1,7 @@
 package mock
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -15,7 +16,8 @@ const taskTool = "task"
 // every task answered, it passes their answers on. Without the task tool
 // (the subagent itself, or a session without subagents) it says so.
 func delegateStep(t turn) answer {
-	parts := delegatedParts(t.match.rest)
+	name, rest := delegatedAgent(t.match.rest, t.agents)
+	parts := delegatedParts(rest)
 	if len(parts) == 0 {
 		return answer{text: "Tell me what to delegate, e.g. `delegate: tour the code` or `delegate: read README.md; search for TODO`."}
 	}
@@ -31,7 +33,11 @@ func delegateStep(t turn) answer {
 		}
 		a := answer{text: fmt.Sprintf("I will hand this to %s.", plural(len(parts), "subagent"))}
 		for _, p := range parts {
-			a.calls = append(a.calls, call{name: taskTool, args: jsonArgs("description", describe(p), "prompt", p)})
+			args := jsonArgs("description", describe(p), "prompt", p)
+			if name != "" {
+				args = jsonArgs("description", describe(p), "prompt", p, "agent", name)
+			}
+			a.calls = append(a.calls, call{name: taskTool, args: args})
 		}
 		return a
 	}
@@ -47,6 +53,25 @@ func delegateStep(t turn) answer {
 		b.WriteString(strings.TrimSpace(r.body))
 	}
 	return answer{text: b.String()}
+}
+
+// delegatedAgent reads "to NAME:" before the tasks, naming one of the
+// custom subagents the task tool offers; it returns the name ("" for none)
+// and the rest.
+func delegatedAgent(rest string, agents []string) (string, string) {
+	r := strings.TrimSpace(rest)
+	after, ok := strings.CutPrefix(r, "to ")
+	if !ok {
+		return "", rest
+	}
+	name, tail, ok := strings.Cut(after, ":")
+	name = strings.TrimSpace(name)
+	for _, a := range agents {
+		if ok && a == name {
+			return name, tail
+		}
+	}
+	return "", rest
 }
 
 // delegatedParts splits what follows the keyword into task prompts.
@@ -76,4 +101,17 @@ func describe(prompt string) string {
 		d = strings.ToUpper(d[:1]) + d[1:]
 	}
 	return d
+}
+
+// taskAgents are the names the task tool's "agent" parameter accepts.
+func taskAgents(schema json.RawMessage) []string {
+	var s struct {
+		Properties struct {
+			Agent struct {
+				Enum []string `json:"enum"`
+			} `json:"agent"`
+		} `json:"properties"`
+	}
+	_ = json.Unmarshal(schema, &s) // no agent parameter: no custom subagents
+	return s.Properties.Agent.Enum
 }

@@ -29,8 +29,10 @@ type turn struct {
 	planning, accepted bool
 	// canPropose is true when the request offers propose_plan (plan mode).
 	canPropose bool
-	// canTask is true when the request offers the task tool (subagents).
+	// canTask is true when the request offers the task tool (subagents);
+	// agents are the custom subagents its "agent" parameter names.
 	canTask bool
+	agents  []string
 }
 
 func newTurn(msgs []provider.Message) turn {
