@@ -73,7 +73,8 @@ type ApprovalRequest struct {
 	// made to protected files: allowing keeps it, denying reverts it.
 	Keep bool
 	// Subagent names the subagent that asks ("subagent: <task description>"
-	// or the custom subagent's name); "" when the session's agent asks.
+	// for the default one, "subagent <name>" for a custom one); "" when the
+	// session's agent asks.
 	Subagent string
 
 	once  sync.Once

@@ -128,7 +128,7 @@ func TestCustomSubagentWithShellAsksNamingItself(t *testing.T) {
 			asked.Reply(Decision{Kind: AllowOnce})
 		}
 	})
-	if asked == nil || asked.Subagent != "subagent tester: Run the tests" || asked.Call.Name != "run_shell" {
+	if asked == nil || asked.Subagent != "subagent tester" || asked.Call.Name != "run_shell" {
 		t.Fatalf("approval request: %+v", asked)
 	}
 	if len(shell.runs()) != 1 {

@@ -42,7 +42,7 @@ func (t *turn) runTask(pc *preparedCall) callOutcome {
 	if err != nil {
 		return callOutcome{res: errorResult("error", fmt.Sprintf("The subagent could not start: %v.", err))}
 	}
-	child.label = "subagent " + def.Name + ": " + args.Description
+	child.label = "subagent " + def.Name
 	if def.Name == "" {
 		child.label = "subagent: " + args.Description
 	}
