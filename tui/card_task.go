@@ -130,7 +130,11 @@ func taskConversation(c *toolCard, rc *renderCtx, width int) []string {
 				head += "  " + th.dim.Render(m.summary)
 			}
 			out = append(out, truncate(head, width))
-			for _, l := range lastLines(m.text, maxTaskResultLines) {
+			shown := lastLines(m.text, maxTaskResultLines)
+			if total := strings.Count(strings.TrimRight(m.text, "\n"), "\n") + 1; len(shown) < total {
+				out = append(out, "    "+th.dim.Render(fmt.Sprintf("… %d earlier lines", total-len(shown))))
+			}
+			for _, l := range shown {
 				out = append(out, "    "+bar+truncate(l, width-6))
 			}
 		case provider.RoleSystem:
