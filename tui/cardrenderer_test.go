@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/ternhq/tern/agent"
 	"strings"
 	"testing"
 
@@ -57,6 +58,7 @@ func TestCardIcons(t *testing.T) {
 		tools.WriteFileName: "✎ write_file",
 		tools.RunShellName:  "$ run_shell",
 		tools.TodoWriteName: "☑ todo_write",
+		agent.TaskTool:      "◆ Task",
 		"mcp_search":        "⚙ mcp_search",
 	} {
 		c := &toolCard{name: name, state: cardReady}
