@@ -1,10 +1,10 @@
 package tui
 
 import (
-	"github.com/ternhq/tern/agent"
 	"strings"
 	"testing"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
 )
 
