@@ -100,6 +100,13 @@ type Options struct {
 	// TrustReadOnlyMCP lets the read-only policy run MCP tools their
 	// server marks read-only (mcp_trust_read_only).
 	TrustReadOnlyMCP bool
+	// Subagents offers the task tool, which starts a subagent; nil offers
+	// none (and a subagent's own agent has none).
+	Subagents *Subagents
+	// MaxParallel is how many calls of one answer that only read, or
+	// start a subagent, run at once; 0 means DefaultMaxParallel and 1 runs
+	// every call one after another.
+	MaxParallel int
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -151,6 +158,15 @@ type Agent struct {
 	meter meter
 	// ext are the tools of Options.External offered in this turn.
 	ext externalState
+	// subagent is set on the child agent of a task call, and label names
+	// it in its approval requests.
+	subagent bool
+	label    string
+	// task is the task tool when Options.Subagents offers it.
+	task *taskTool
+	// askMu makes approvals one at a time across the calls of an answer
+	// and the subagents they start (who share their parent's).
+	askMu *sync.Mutex
 }
 
 // pendingTurn is a submitted message Run has not started yet.
@@ -200,7 +216,19 @@ func New(opts Options) (*Agent, error) {
 	for i, s := range specs {
 		ps[i] = provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
 	}
+	if opts.MaxParallel < 0 {
+		return nil, errors.New("agent: max_parallel must not be negative")
+	}
+	var task *taskTool
+	if opts.Subagents != nil {
+		tt := newTaskTool(opts.Subagents)
+		task = &tt
+		s := tt.Spec()
+		ps = append(ps, provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+	}
 	a := &Agent{
+		task:       task,
+		askMu:      &sync.Mutex{},
 		opts:       opts,
 		specs:      ps,
 		approvals:  judge,

@@ -68,6 +68,17 @@ const (
 	// replaces messages rather than appending: EventCompactionFinished
 	// reports it.
 	EventMessageAppended
+	// EventSubagent carries an event of the subagent a task call started:
+	// Call is the parent's task call, Agent names the subagent ("" for
+	// the default one) and Sub is the child's event, whose Turn counts the
+	// child's turns. Every event of a child arrives this way, from its
+	// EventTurnStarted (the task's prompt) to its EventTurnFinished, so a
+	// consumer can show the child's conversation under the task, record it
+	// apart from the parent's and meter its requests (EventUsage and
+	// EventRequest inside) as its own. An EventApprovalRequested inside
+	// must be answered like the parent's. Children never nest deeper:
+	// they have no task tool.
+	EventSubagent
 )
 
 // String names the kind for logs and test failures.
@@ -109,6 +120,8 @@ func (k EventKind) String() string {
 		return "compaction_finished"
 	case EventMessageAppended:
 		return "message_appended"
+	case EventSubagent:
+		return "subagent"
 	}
 	return "unknown"
 }
@@ -157,6 +170,10 @@ type Event struct {
 	// Message is the message EventMessageAppended added to the
 	// conversation; consumers must not change it.
 	Message *provider.Message
+	// Sub is the subagent's event for EventSubagent.
+	Sub *Event
+	// Agent names the subagent of EventSubagent; "" is the default one.
+	Agent string
 	// Interrupted marks the EventMessageAppended of an answer cut short (by
 	// Cancel or the turn's time budget): Message holds the partial text
 	// with the interrupted mark and no calls, Text the partial text alone.

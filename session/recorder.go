@@ -290,6 +290,8 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		r.answerLocked()
 	case agent.EventMessageAppended:
 		return r.appendedLocked(ev)
+	case agent.EventSubagent:
+		return r.subagentLocked(ev)
 	case agent.EventApprovalResolved:
 		r.recordApprovalLocked(ev)
 	case agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput:

@@ -40,6 +40,8 @@ type State struct {
 	// Usage sums every model request of the session; LastUsage is the last
 	// request's, which tells how full the context window is.
 	Usage, LastUsage provider.Usage
+	// SubagentUsage is the part of Usage the task calls' subagents used.
+	SubagentUsage provider.Usage
 	// Estimated is the part of Usage that tern estimated because the
 	// gateway reported none; LastEstimated says LastUsage is an estimate.
 	Estimated     provider.Usage
@@ -128,6 +130,8 @@ type ToolEntry struct {
 	// Approval is how the call was approved or refused, if it was asked
 	// about or decided by a policy or rule.
 	Approval *Approval
+	// Subagent is the conversation of the subagent a task call started.
+	Subagent []Subagent
 }
 
 // notRunOutput answers a call the log has no result for, so the
@@ -264,6 +268,15 @@ func (f *folder) add(r Record) {
 	case Usage:
 		u := provider.Usage{PromptTokens: b.Prompt, CompletionTokens: b.Completion, CachedPromptTokens: b.Cached}
 		f.st.Usage = f.st.Usage.Add(u)
+		if b.Task != "" {
+			// A subagent's request: counted, but it says nothing of the
+			// session's own context.
+			f.st.SubagentUsage = f.st.SubagentUsage.Add(u)
+			if b.Estimated {
+				f.st.Estimated = f.st.Estimated.Add(u)
+			}
+			return
+		}
 		f.st.LastUsage, f.st.LastEstimated = u, b.Estimated
 		if b.Estimated {
 			f.st.Estimated = f.st.Estimated.Add(u)
@@ -304,6 +317,10 @@ func (f *folder) add(r Record) {
 		// A measurement; the conversation is in the message records.
 	case Title:
 		f.st.Title = b.Title
+	case Subagent:
+		if te := f.tools[b.CallID]; te != nil {
+			te.Subagent = append(te.Subagent, b)
+		}
 	case AssistantDelta:
 		// Load folds deltas into messages; a raw one changes nothing.
 	}

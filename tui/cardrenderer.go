@@ -48,6 +48,7 @@ var cardRenderers = map[string]cardRenderer{
 	tools.TodoWriteName:   todoCard{},
 	tools.DiagnosticsName: diagnosticsCard{},
 	agent.ProposePlanTool: planCard{},
+	agent.TaskTool:        taskCard{},
 }
 
 // renderer is the card's renderer: the user's own `!` commands look like

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -58,6 +59,7 @@ func TestCardIcons(t *testing.T) {
 		tools.RunShellName:    "$ run_shell",
 		tools.TodoWriteName:   "☑ todo_write",
 		tools.DiagnosticsName: "⚠ diagnostics",
+		agent.TaskTool:        "◆ Task",
 		"mcp_search":          "⚙ mcp_search",
 		"mcp__github__find":   "⇄ mcp__github__find",
 	} {

@@ -71,10 +71,12 @@ func (m *model) reply(d agent.Decision) tea.Cmd {
 	}
 	r := m.dlg.req
 	r.Reply(d)
-	if c, ok := m.cards[r.Call.ID]; ok && r.Keep {
+	// A subagent's call has no card of its own (its task's card shows it,
+	// from the resolved event), and its id may be one of the session's.
+	if c, ok := m.cards[r.Call.ID]; ok && r.Subagent == "" && r.Keep {
 		keepCardState(c, d)
 		m.tr.changed(c)
-	} else if ok {
+	} else if ok && r.Subagent == "" {
 		switch d.Kind {
 		case agent.AllowOnce, agent.AllowSession:
 			c.state = cardReady
@@ -181,6 +183,15 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 
 // dialogTitle says what the call will do.
 func dialogTitle(r *agent.ApprovalRequest) string {
+	if r.Subagent != "" {
+		// A subagent's call: say which one asks.
+		return "[" + sanitize.Visible(r.Subagent) + "] " + callTitle(r)
+	}
+	return callTitle(r)
+}
+
+// callTitle says what the call will do.
+func callTitle(r *agent.ApprovalRequest) string {
 	name := sanitize.Visible(r.Call.Name)
 	if t := sanitize.Visible(r.Preview.Title); t != "" {
 		return t

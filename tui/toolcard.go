@@ -50,8 +50,9 @@ type toolCard struct {
 	note     string // why it was denied or auto-decided
 	exitCode int
 	expanded bool
-	shell    bool   // a `!` command the user ran, not a model call
-	plan     string // propose_plan: the plan, Markdown, shown whole
+	shell    bool      // a `!` command the user ran, not a model call
+	plan     string    // propose_plan: the plan, Markdown, shown whole
+	task     *taskView // task: what the subagent did
 	// sandboxed: the command failed with a permission error while
 	// confined, so the sandbox may have refused part of it.
 	sandboxed bool

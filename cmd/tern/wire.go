@@ -240,6 +240,8 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
 			External:         mcpSource(mcpServers),
 			TrustReadOnlyMCP: cfg.MCPTrustReadOnly.V,
+			Subagents:        subagents(ws.Root, cfg.Home.V, cfg.SubagentModel.V, func(s string) { c.printf(opts.notices, "tern: %s\n", s) }),
+			MaxParallel:      cfg.MaxParallel.V,
 		},
 		Home:          cfg.Home.V,
 		Saved:         saved,
@@ -283,6 +285,21 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		MCP:         mcpServers,
 		LSP:         servers,
 	}, nil
+}
+
+// subagents is the task tool's configuration: the custom subagents of
+// the workspace's .tern/agents/ and $TERN_HOME/agents/ (a file that cannot
+// be used is reported through notify and skipped) and subagent_model.
+func subagents(root, home, model string, notify func(string)) *agent.Subagents {
+	dirs := []string{filepath.Join(root, ".tern", "agents")}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, "agents"))
+	}
+	defs, err := agent.LoadSubagents(dirs...)
+	if err != nil {
+		notify(err.Error())
+	}
+	return &agent.Subagents{Model: model, Agents: defs}
 }
 
 // compactThreshold converts the config's threshold (0: off) to the agent's

@@ -53,6 +53,8 @@ type callState struct {
 	// was last sent.
 	live     tailBuffer
 	liveSent time.Time
+	// sub is what a task call's subagent did so far; nil for other calls.
+	sub *subagentLines
 }
 
 // liveEvery is how often a running command's output is re-sent; liveTail
@@ -198,6 +200,8 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 	case agent.EventMessageAppended:
 		// The conversation's record: the editor already has each part from
 		// the chunks and tool calls that streamed it.
+	case agent.EventSubagent:
+		p.subagent(ev)
 	}
 	return p.out
 }
@@ -234,6 +238,9 @@ func (p *projector) finishCall(ev agent.Event) {
 		status = sdk.ToolCallStatusCompleted
 	}
 	var content []sdk.ToolCallContent
+	if c.sub != nil && len(c.sub.lines) > 0 {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(c.sub.text(false))))
+	}
 	if r.Status == tools.StatusOK && c.diff != nil {
 		content = append(content, c.diff...)
 	}

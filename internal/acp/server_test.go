@@ -674,3 +674,58 @@ func TestPlanAccepted(t *testing.T) {
 		})
 	}
 }
+
+// TestSubagentPermission: a task's subagent whose call asks is asked on the
+// task's tool call, titled with the subagent, and its answer reaches the
+// subagent; the task gets its own title back.
+func TestSubagentPermission(t *testing.T) {
+	t.Parallel()
+	decisions := make(chan agent.Decision, 1)
+	task := agent.Call{ID: "task1", Name: agent.TaskTool, Args: []byte(`{"description":"check the tests","prompt":"run them"}`)}
+	script := func(ft *fakeTurn) agent.Finish {
+		ft.emit(agent.Event{Kind: agent.EventToolCallStarted, Call: &agent.Call{ID: task.ID, Name: task.Name}})
+		ft.emit(agent.Event{Kind: agent.EventToolCallReady, Call: &task})
+		ft.emit(agent.Event{Kind: agent.EventToolRunning, Call: &task})
+		call := agent.Call{ID: "s1", Name: tools.RunShellName, Args: []byte(`{"command":"go test ./..."}`)}
+		req := agent.NewApprovalRequest("req-s1", call, tools.KindShell, tools.Preview{Command: "go test ./..."}, agent.Scope{Key: "run_shell:go test", Label: "commands starting with `go test`"})
+		req.Subagent = "subagent tester"
+		ft.emit(agent.Event{Kind: agent.EventSubagent, Call: &task, Agent: "tester",
+			Sub: &agent.Event{Kind: agent.EventApprovalRequested, Call: &call, Approval: req}})
+		var d agent.Decision
+		select {
+		case d = <-req.Decisions():
+		case <-ft.ctx.Done():
+			d = agent.Decision{Kind: agent.Cancelled}
+		}
+		decisions <- d
+		ft.emit(agent.Event{Kind: agent.EventToolFinished, Call: &task, Result: &agent.ToolResult{Status: tools.StatusOK, Output: "tests pass"}})
+		return agent.Finish{Reason: agent.FinishDone}
+	}
+	c := &testClient{permit: choose(optAllowOnce)}
+	h := serve(t, fixed(newFake(script)), c)
+	id := h.ready(t, sdk.ClientCapabilities{})
+	resp, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: prompt("test it")})
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %v %v", resp, err)
+	}
+	if d := <-decisions; d.Kind != agent.AllowOnce {
+		t.Errorf("the subagent got %s, want allow_once", d.Kind)
+	}
+	reqs := c.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("asked %d times", len(reqs))
+	}
+	tc := reqs[0].ToolCall
+	if tc.ToolCallId != "t1-task1" || tc.Title == nil || *tc.Title != "[subagent tester] Run go test ./..." {
+		t.Errorf("asked on %+v", tc)
+	}
+	var title string
+	for _, n := range c.snapshot() {
+		if u := n.Update.ToolCallUpdate; u != nil && u.ToolCallId == "t1-task1" && u.Title != nil {
+			title = *u.Title
+		}
+	}
+	if title != "Task: check the tests" {
+		t.Errorf("the task's title after the answer is %q", title)
+	}
+}

@@ -88,7 +88,12 @@ func (s *session) pump() {
 func (s *session) handle(ev agent.Event) {
 	s.send(s.proj.project(ev)...)
 	if ev.Kind == agent.EventApprovalRequested && ev.Approval != nil {
-		s.ask(ev.Approval)
+		s.ask(ev.Approval, nil)
+	}
+	if sub := ev.Sub; ev.Kind == agent.EventSubagent && sub != nil && sub.Kind == agent.EventApprovalRequested && sub.Approval != nil {
+		// A subagent's call that asks is asked on its task's tool call,
+		// the one the editor shows.
+		s.ask(sub.Approval, s.proj.call(ev.Call))
 	}
 	if ev.Kind == agent.EventTurnFinished && ev.Finish != nil {
 		s.usage.add(ev.Finish)

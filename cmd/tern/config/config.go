@@ -27,6 +27,9 @@ const (
 	// DefaultMaxRepeats is how many identical tool calls end a turn (as
 	// agent.DefaultMaxRepeats).
 	DefaultMaxRepeats = 5
+	// DefaultMaxParallel is how many reads and tasks of one answer run at
+	// once (as agent.DefaultMaxParallel).
+	DefaultMaxParallel = 4
 	// DefaultTheme picks dark or light from the terminal's background.
 	DefaultTheme = "auto"
 	// DefaultCompactThreshold is the context use, in percent of the window,
@@ -58,6 +61,11 @@ type Config struct {
 	MaxRepeats Value[int]
 	// OutputCap limits each tool result, in bytes.
 	OutputCap Value[int]
+	// SubagentModel is the model of the task tool's subagents; "" means
+	// the session's model.
+	SubagentModel Value[string]
+	// MaxParallel is how many reads and tasks of one answer run at once.
+	MaxParallel Value[int]
 	// SecretPatterns are base-name globs of files the read tools refuse.
 	SecretPatterns Value[[]string]
 	// Sandbox is true when shell commands run confined (--sandbox on).

@@ -24,6 +24,8 @@ type fileConfig struct {
 	MaxSteps         *int                     `toml:"max_steps"`
 	MaxAttempts      *int                     `toml:"max_attempts"`
 	MaxRepeats       *int                     `toml:"max_repeats"`
+	SubagentModel    *string                  `toml:"subagent_model"`
+	MaxParallel      *int                     `toml:"max_parallel"`
 	OutputCap        *int                     `toml:"output_cap"`
 	SecretPatterns   *[]string                `toml:"secret_patterns"`
 	Sandbox          *onOff                   `toml:"sandbox"`

@@ -156,6 +156,11 @@ func Load(in Inputs) (*Config, error) {
 	if v := c.MaxRepeats; v.V < 0 || v.V == 1 {
 		errs = append(errs, fmt.Errorf("max repeats from %s is %d; use 2 or more identical tool calls to end a turn, or 0 to turn the loop guard off", v.Source, v.V))
 	}
+	c.SubagentModel = resolveString(nil, "", env, nil, fc.SubagentModel, file, "")
+	c.MaxParallel = resolveInt(nil, "", fc.MaxParallel, file, DefaultMaxParallel)
+	if v := c.MaxParallel; v.V < 1 {
+		errs = append(errs, fmt.Errorf("max parallel from %s is %d; use 1 (one call at a time) or more", v.Source, v.V))
+	}
 	c.CompactThreshold = resolveInt(nil, "", fc.CompactThreshold, file, DefaultCompactThreshold)
 	if v := c.CompactThreshold; v.V < 0 || v.V > 100 {
 		errs = append(errs, fmt.Errorf("compact threshold from %s is %d; use a percentage of the context window from 1 to 100, or 0 to turn automatic compaction off", v.Source, v.V))

@@ -198,6 +198,23 @@ max_attempts = 2
 			want: want{"8", "config "},
 		},
 		{
+			name: "max parallel default",
+			get:  func(c *Config) (string, Source) { return itoa(c.MaxParallel.V), c.MaxParallel.Source },
+			want: want{"4", "default"},
+		},
+		{
+			name: "max parallel from file",
+			file: "max_parallel = 1\n",
+			get:  func(c *Config) (string, Source) { return itoa(c.MaxParallel.V), c.MaxParallel.Source },
+			want: want{"1", "config "},
+		},
+		{
+			name: "subagent model from file",
+			file: "subagent_model = \"small\"\n",
+			get:  func(c *Config) (string, Source) { return c.SubagentModel.V, c.SubagentModel.Source },
+			want: want{"small", "config "},
+		},
+		{
 			name: "max attempts default",
 			get:  func(c *Config) (string, Source) { return itoa(c.MaxAttempts.V), c.MaxAttempts.Source },
 			want: want{"4", "default"},
@@ -373,6 +390,11 @@ func TestErrors(t *testing.T) {
 			name: "max repeats of one",
 			file: "max_repeats = 1\n",
 			want: []string{"max repeats from config", "0 to turn the loop guard off"},
+		},
+		{
+			name: "max parallel of zero",
+			file: "max_parallel = 0\n",
+			want: []string{"max parallel from config", "use 1"},
 		},
 		{
 			name: "max attempts too small",

@@ -20,6 +20,14 @@ func progressLine(ev agent.Event) string {
 		agent.EventToolCallStarted, agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage,
 		agent.EventTurnFinished, agent.EventRequest, agent.EventMessageAppended:
 		return ""
+	case agent.EventSubagent:
+		if ev.Sub == nil || ev.Sub.Kind == agent.EventSubagent {
+			return ""
+		}
+		if line := progressLine(*ev.Sub); line != "" {
+			return "  [task] " + line
+		}
+		return ""
 	case agent.EventToolCallReady:
 		if ev.Call == nil {
 			return ""

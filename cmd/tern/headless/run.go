@@ -133,6 +133,10 @@ func (r *runner) handle(ev agent.Event) {
 	if ev.Kind == agent.EventApprovalRequested && ev.Approval != nil {
 		ev.Approval.Reply(agent.Decision{Kind: agent.DenyWithMessage, Message: denyReason(ev.Approval, r.opts.Policy)})
 	}
+	// A subagent's question goes unanswered the same way.
+	if sub := ev.Sub; ev.Kind == agent.EventSubagent && sub != nil && sub.Kind == agent.EventApprovalRequested && sub.Approval != nil {
+		sub.Approval.Reply(agent.Decision{Kind: agent.DenyWithMessage, Message: denyReason(sub.Approval, r.opts.Policy)})
+	}
 }
 
 func (r *runner) emit(m Message) {
