@@ -94,6 +94,12 @@ type Options struct {
 	// one model answer; an answer that passes it fails the turn with
 	// ErrAnswerTooLarge. 0 means DefaultMaxAnswerBytes, negative no limit.
 	MaxAnswerBytes int
+	// External offers tools that come and go (MCP servers); they are read
+	// at each turn's start and offered after the registry's.
+	External tools.Source
+	// TrustReadOnlyMCP lets the read-only policy run MCP tools their
+	// server marks read-only (mcp_trust_read_only).
+	TrustReadOnlyMCP bool
 	// Subagents offers the task tool, which starts a subagent; nil offers
 	// none (and a subagent's own agent has none).
 	Subagents *Subagents
@@ -150,6 +156,8 @@ type Agent struct {
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
+	// ext are the tools of Options.External offered in this turn.
+	ext externalState
 	// subagent is set on the child agent of a task call, and label names
 	// it in its approval requests.
 	subagent bool
@@ -240,6 +248,7 @@ func New(opts Options) (*Agent, error) {
 		}
 		a.grants[g] = true
 	}
+	a.ext.builtin = ps
 	a.messages = append(a.initialMessages(), cloneMessages(opts.History)...)
 	a.noteIDsLocked(opts.History)
 	a.opts.History, a.opts.Grants = nil, nil // held in messages and grants now

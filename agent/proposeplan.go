@@ -103,5 +103,5 @@ func (a *Agent) lookupTool(name string) (tools.Tool, bool) {
 	if name == ProposePlanTool && a.Planning() {
 		return proposePlan{}, true
 	}
-	return nil, false
+	return a.externalTool(name)
 }

@@ -65,6 +65,7 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 
 	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
+	a.refreshExternal(t.ctx)
 	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text}, Event{})
 	fin := t.loop()
 

@@ -73,6 +73,10 @@ type Call struct {
 	Kind tools.Kind
 	// Args are the call's arguments, already checked against the tool's schema.
 	Args json.RawMessage
+	// Server, Remote and ReadOnlyHint describe a KindExternal call: the MCP
+	// server, the tool's name there, and the server's readOnlyHint.
+	Server, Remote string
+	ReadOnlyHint   bool
 }
 
 // Decide decides whether a call runs, is refused or must ask, from (in
@@ -100,6 +104,8 @@ func (j *Judge) Decide(c Call, policy Policy, granted func(keys []string) bool) 
 	case tools.KindEdit:
 		edit = true
 	case tools.KindShell:
+	case tools.KindExternal:
+		return j.decideExternal(c, tg, policy, granted)
 	}
 	if read {
 		return Ruling{Verdict: Run}
@@ -213,6 +219,7 @@ func (j *Judge) target(kind tools.Kind, name string, args json.RawMessage) targe
 		if _, rel, err := j.ws.Resolve(p); err == nil {
 			tg.rel = rel
 		}
+	case tools.KindExternal:
 	}
 	return tg
 }

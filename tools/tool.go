@@ -19,6 +19,9 @@ const (
 	KindEdit
 	// KindShell runs a command.
 	KindShell
+	// KindExternal is a tool of an MCP server (tools/mcp): a program the
+	// user configured, outside the workspace guard and the sandbox.
+	KindExternal
 )
 
 // String names the kind for messages and docs.
@@ -30,6 +33,8 @@ func (k Kind) String() string {
 		return "edit"
 	case KindShell:
 		return "shell"
+	case KindExternal:
+		return "mcp"
 	}
 	return "unknown"
 }

@@ -61,6 +61,7 @@ func TestCardIcons(t *testing.T) {
 		tools.DiagnosticsName: "⚠ diagnostics",
 		agent.TaskTool:        "◆ Task",
 		"mcp_search":          "⚙ mcp_search",
+		"mcp__github__find":   "⇄ mcp__github__find",
 	} {
 		c := &toolCard{name: name, state: cardReady}
 		if got := stripAll(c.render(testRC(80))); !strings.HasPrefix(got, want) {

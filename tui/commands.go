@@ -35,6 +35,7 @@ func commandTable() []command {
 		{"compact", "[focus]", "summarize the conversation so far to free context (the log keeps it all)", (*model).cmdCompact},
 		{"plan", "[request]", "plan mode: the model reads and proposes a plan to accept; again to leave", (*model).cmdPlan},
 		{"init", "[focus]", "ask the model to write AGENTS.md for this repository", (*model).cmdInit},
+		{"mcp", "[server]", "MCP servers: state, errors, tools; with a name, reconnect that server", (*model).cmdMCP},
 		{"memory", "[n]", "list the project memory files (AGENTS.md); open one in $EDITOR", (*model).cmdMemory},
 		{"cost", "", "session totals: requests, tokens, cache hits, time to first token, money", (*model).cmdCost},
 		{"lsp", "", "the language servers: state, root, last error", (*model).cmdLSP},
@@ -100,6 +101,9 @@ func (m *model) runCommand(line string) tea.Cmd {
 		if c.name == name {
 			return c.run(m, args)
 		}
+	}
+	if cmd, ok := m.runMCPPrompt(name, args); ok {
+		return cmd
 	}
 	m.unknownCommand(line)
 	return nil

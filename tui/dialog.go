@@ -201,7 +201,7 @@ func callTitle(r *agent.ApprovalRequest) string {
 		return "edit " + sanitize.Visible(r.Preview.Path)
 	case tools.KindShell:
 		return "run " + firstLine(sanitize.Visible(r.Preview.Command))
-	case tools.KindRead:
+	case tools.KindRead, tools.KindExternal:
 		return name
 	}
 	return name
@@ -232,7 +232,9 @@ func (m *model) renderPreview(width int) []string {
 		out = append(out, lines...)
 	}
 	if len(out) == 0 && len(r.Call.Args) > 0 {
-		out = wrap(sanitize.Visible(string(r.Call.Args)), width)
+		for _, l := range strings.Split(prettyArgs(r.Call.Args), "\n") {
+			out = append(out, wrap(sanitize.Visible(l), width)...)
+		}
 	}
 	return out
 }

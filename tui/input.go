@@ -120,7 +120,7 @@ func (m *model) send() tea.Cmd {
 		hcmd := m.appendHistory(value)
 		m.pal = nil
 		line := strings.TrimSpace(value)
-		if !knownCommand(line) {
+		if !knownCommand(line) && !m.isMCPPrompt(line) {
 			m.unknownCommand(line)
 			return hcmd
 		}
@@ -177,12 +177,12 @@ func (m *model) dispatch(value string) tea.Cmd {
 	if len(mentions) == 0 {
 		return m.onAttached(attachedMsg{display: value, text: text, chips: chips})
 	}
-	be := m.be
+	attach := m.mentionAttacher()
 	return func() tea.Msg {
 		var b strings.Builder
 		var errs []string
 		for _, p := range mentions {
-			content, err := be.Attach(p)
+			content, err := attach(p)
 			if errors.Is(err, app.ErrUnavailable) {
 				continue // nothing to attach with: the message goes as typed
 			}

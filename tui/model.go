@@ -227,6 +227,7 @@ func (m *model) Init() tea.Cmd {
 		m.startResume(),
 		m.lookupWindow(),
 		warmMarkdown(m.rc.th.md),
+		watchMCP(m.opts.MCP),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -391,6 +392,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onModels(msg)
 	case noticeMsg:
 		m.setNotice(msg.text, msg.bad)
+	case mcpChangedMsg:
+		cmd = m.onMCPChanged()
+	case mcpPromptMsg:
+		cmd = m.onMCPPrompt(msg)
 	case rememberedMsg:
 		m.onRemembered(msg)
 	case copiedMsg:

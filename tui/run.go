@@ -28,6 +28,9 @@ type Options struct {
 	Workspace string
 	// Offline shows the "offline" badge: the scripted provider answers.
 	Offline bool
+	// MCP are the session's MCP servers (the badge, /mcp); nil when none
+	// is configured.
+	MCP app.MCP
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
 	// Mouse starts with mouse capture on (/mouse toggles it).

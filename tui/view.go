@@ -223,6 +223,9 @@ func (m *model) statusLine() string {
 	if p, ok := m.lspBadge(); ok {
 		parts = append(parts, p)
 	}
+	if p, ok := m.mcpStatus(); ok {
+		parts = append(parts, p)
+	}
 	if u := m.usage; u.PromptTokens+u.CompletionTokens > 0 {
 		est := m.meter.anyEstimated()
 		s := "↑" + approx(est, kilo(u.PromptTokens)) + " ↓" + approx(est, kilo(u.CompletionTokens))

@@ -387,6 +387,9 @@ func TestEveryToolIsGuarded(t *testing.T) {
 var (
 	interfaceHooks = map[string]string{
 		"App": "the session service: each of its methods is classified in serviceMethods",
+		"MCP": "the MCP servers' states, and their prompts and resources (/mcp__… commands, @server:uri): only what the user " +
+			"typed goes out to a server; workspace content reaches servers only through MCP tool calls, which the approval " +
+			"engine judges (approval/external_test.go, agent/external_test.go)",
 		"LSP": "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
 	}
 	serviceMethods = map[string]string{

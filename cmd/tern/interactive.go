@@ -78,6 +78,7 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 		App:           s,
 		Workspace:     a.Workspace,
 		Offline:       a.Offline,
+		MCP:           mcpService(a.MCP),
 		Theme:         cfg.Theme.V,
 		Mouse:         cfg.Mouse.V,
 		Home:          a.Home,

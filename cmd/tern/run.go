@@ -87,6 +87,7 @@ func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, jsonOut bool
 	sigCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	defer context.AfterFunc(sigCtx, stop)()
+	c.reportMCPFailures(sigCtx, a.MCP, c.stderr, a.Redact)
 
 	reason, err := headless.Run(sigCtx, headless.Options{
 		Agent:  a.Session,

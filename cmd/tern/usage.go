@@ -13,6 +13,8 @@ Usage:
   tern sessions export ID [PATH]
                               write a session as Markdown to stdout or PATH
   tern doctor [flags]         check the configuration and the gateway
+  tern mcp list|add|remove|approve
+                              the MCP servers whose tools the model may use
   tern --version              print the version
 
 Interface flags:

@@ -19,6 +19,7 @@ import (
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/lsp"
+	"github.com/ternhq/tern/tools/mcp"
 	"github.com/ternhq/tern/tools/sandbox"
 	"github.com/ternhq/tern/tui"
 )
@@ -58,6 +59,8 @@ type wired struct {
 	Pick, PickFork bool
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
+	// MCP runs the session's MCP servers; nil when none is configured.
+	MCP *mcp.Manager
 	// LSP runs the language servers (lsp.go); nil with lsp = false.
 	LSP *lsp.Manager
 }
@@ -70,6 +73,10 @@ func (w *wired) Close() error {
 	if w.cleanup != nil {
 		w.cleanup()
 		w.cleanup = nil
+	}
+	if w.MCP != nil {
+		_ = w.MCP.Close() // the servers are stopped; how they exited does not matter now
+		w.MCP = nil
 	}
 	if w.LSP != nil {
 		_ = w.LSP.Close() // the servers get a second to stop, then are killed
@@ -89,6 +96,9 @@ type wireOptions struct {
 	// editor, when set, is the editor the file tools read and write
 	// through (tern acp with a client that offers it).
 	editor tools.EditorFiles
+	// mcp are MCP servers to run besides the configured ones (those an
+	// editor passes to tern acp).
+	mcp []mcp.ServerConfig
 }
 
 // loadConfig resolves the configuration for a command.
@@ -166,6 +176,12 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 	}()
 	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive, opts.mcp)
+	defer func() {
+		if !done && mcpServers != nil {
+			_ = mcpServers.Close()
+		}
+	}()
 	memory, err := agent.LoadMemory(ws.Root, cfg.Home.V)
 	if err != nil { // the files that could be read are still used
 		c.printf(opts.notices, "tern: %v\n", err)
@@ -222,6 +238,8 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			MaxRepeats:       maxRepeats(cfg.MaxRepeats.V),
 			CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
 			MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
+			External:         mcpSource(mcpServers),
+			TrustReadOnlyMCP: cfg.MCPTrustReadOnly.V,
 			Subagents:        subagents(ws.Root, cfg.Home.V, cfg.SubagentModel.V, func(s string) { c.printf(opts.notices, "tern: %s\n", s) }),
 			MaxParallel:      cfg.MaxParallel.V,
 		},
@@ -264,6 +282,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Sandbox:     sandboxStatus,
 		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),
 		cleanup:     cleanup,
+		MCP:         mcpServers,
 		LSP:         servers,
 	}, nil
 }

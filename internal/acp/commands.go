@@ -159,5 +159,3 @@ func size(n int) string {
 	}
 	return strconv.Itoa(n>>10) + " KiB"
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

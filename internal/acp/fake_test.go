@@ -13,6 +13,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // fakeService is an app.Service whose turns a script plays. Methods the
@@ -324,7 +325,9 @@ func (h *harness) close(t *testing.T) {
 }
 
 func fixed(f *fakeService) Factory {
-	return func(context.Context, string, tools.EditorFiles) (app.Service, error) { return f, nil }
+	return func(context.Context, string, tools.EditorFiles, []mcp.ServerConfig) (app.Service, error) {
+		return f, nil
+	}
 }
 
 // ready initializes and opens a session.

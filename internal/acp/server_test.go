@@ -11,7 +11,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 func TestInitializeOnce(t *testing.T) {
@@ -27,8 +29,8 @@ func TestInitializeOnce(t *testing.T) {
 		t.Fatalf("initialize = %+v", resp)
 	}
 	mcp := resp.AgentCapabilities.McpCapabilities
-	if mcp.Http || mcp.Sse || mcp.Acp {
-		t.Errorf("MCP transports advertised before MCP is supported: %+v", mcp)
+	if !mcp.Http || mcp.Sse || mcp.Acp {
+		t.Errorf("MCP transports: %+v, want stdio (always) and http", mcp)
 	}
 	_, err = h.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: 1})
 	if code(err) != -32600 {
@@ -588,22 +590,36 @@ func lastStatus(ups []sdk.SessionNotification, id sdk.ToolCallId) sdk.ToolCallSt
 	return s
 }
 
-func TestMCPServersReportedUnsupported(t *testing.T) {
+// TestMCPServersPassedToTheSession: the editor's stdio and HTTP servers go
+// to the session's factory as tern's (named safely, values literal); an
+// SSE one is reported in _meta as not connected.
+func TestMCPServersPassedToTheSession(t *testing.T) {
 	t.Parallel()
-	h := serve(t, fixed(newFake(nil)), &testClient{})
+	var got []mcp.ServerConfig
+	factory := func(_ context.Context, _ string, _ tools.EditorFiles, servers []mcp.ServerConfig) (app.Service, error) {
+		got = servers
+		return newFake(nil), nil
+	}
+	h := serve(t, factory, &testClient{})
 	ctx := context.Background()
 	if _, err := h.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := h.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: "/w", McpServers: []sdk.McpServer{
-		{Stdio: &sdk.McpServerStdio{Name: "files", Command: "mcp-files", Args: []string{}, Env: []sdk.EnvVariable{}}},
+		{Stdio: &sdk.McpServerStdio{Name: "My Files", Command: "mcp-files", Args: []string{"-v"}, Env: []sdk.EnvVariable{{Name: "TOKEN", Value: "$lit"}}}},
+		{Http: &sdk.McpServerHttpInline{Name: "docs", Type: "http", Url: "https://h/mcp", Headers: []sdk.HttpHeader{{Name: "Authorization", Value: "Bearer x"}}}},
+		{Sse: &sdk.McpServerSseInline{Name: "old", Type: "sse", Url: "https://h/sse", Headers: []sdk.HttpHeader{}}},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(got) != 2 || got[0].Name != "My-Files" || got[0].Command != "mcp-files" || got[0].Env["TOKEN"] != "$lit" || !got[0].Literal ||
+		got[1].Name != "docs" || got[1].URL != "https://h/mcp" || got[1].Headers["Authorization"] != "Bearer x" {
+		t.Errorf("servers %+v", got)
+	}
 	tern, _ := resp.Meta["tern"].(map[string]any)
-	if note, _ := tern["mcpServers"].(string); !strings.Contains(note, "not supported") || !strings.Contains(note, "1 server not connected") {
-		t.Errorf("_meta = %v: the MCP servers must be reported as not connected", resp.Meta)
+	if note, _ := tern["mcpServers"].(string); !strings.Contains(note, "old (SSE)") {
+		t.Errorf("_meta = %v: the SSE server must be reported as not connected", resp.Meta)
 	}
 }
 

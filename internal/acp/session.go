@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,13 +17,13 @@ import (
 // session is one ACP session: a running app.Service, the projection of its
 // events, and the prompt waiting for its turn to end.
 type session struct {
-	srv    *server
-	id     sdk.SessionId
-	cwd    string
-	svc    app.Service
-	client sdk.ClientCapabilities
-	mcp    int
-	proj   *projector
+	srv        *server
+	id         sdk.SessionId
+	cwd        string
+	svc        app.Service
+	client     sdk.ClientCapabilities
+	mcpSkipped []string
+	proj       *projector
 	// files delegates the file tools to the editor; nil when it does not.
 	files *clientFiles
 
@@ -149,14 +150,10 @@ func (s *session) modeChanged(force bool) {
 
 // meta says in the session's _meta what tern did not do with the request.
 func (s *session) meta() map[string]any {
-	if s.mcp == 0 {
+	if len(s.mcpSkipped) == 0 {
 		return nil
 	}
-	servers := itoa(s.mcp) + " servers"
-	if s.mcp == 1 {
-		servers = "1 server"
-	}
-	return map[string]any{"tern": map[string]any{"mcpServers": "not supported yet: " + servers + " not connected"}}
+	return map[string]any{"tern": map[string]any{"mcpServers": "not connected (unsupported transport or name): " + strings.Join(s.mcpSkipped, ", ")}}
 }
 
 // prompt runs one turn (or a command) and reports how it ended.

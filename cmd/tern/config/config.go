@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // Defaults for settings nobody configured.
@@ -92,6 +94,11 @@ type Config struct {
 	Mouse Value[bool]
 	// TitleModel is the model that names sessions; empty: the session's.
 	TitleModel Value[string]
+	// MCPServers are config.toml's [mcp_servers.*], sorted by name.
+	MCPServers []mcp.ServerConfig
+	// MCPTrustReadOnly lets the read-only policy run MCP tools their
+	// server marks read-only.
+	MCPTrustReadOnly Value[bool]
 	// DefaultContextWindow is the window assumed, in tokens, for a model
 	// nothing knows the window of (default_context_window).
 	DefaultContextWindow Value[int]

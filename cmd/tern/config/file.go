@@ -53,6 +53,10 @@ type fileConfig struct {
 	FirstTokenTimeout *string `toml:"first_token_timeout"`
 	StreamIdleTimeout *string `toml:"stream_idle_timeout"`
 	MaxAnswerBytes    *int    `toml:"max_answer_bytes"`
+
+	// The MCP servers (mcp.go).
+	MCPServers       map[string]mcpServerFile `toml:"mcp_servers"`
+	MCPTrustReadOnly *bool                    `toml:"mcp_trust_read_only"`
 }
 
 // onOff is a switch written as a boolean or as "on"/"off" (sandbox = "off").

@@ -193,6 +193,7 @@ func Load(in Inputs) (*Config, error) {
 		c.Mouse = Value[bool]{V: *fc.Mouse, Source: file}
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
+	errs = append(errs, c.resolveMCP(fc, file)...)
 	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
 	c.Models = fc.Models
 	if c.Models == nil {

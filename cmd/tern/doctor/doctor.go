@@ -68,6 +68,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	}
 	add(policyCheck(c))
 	add(rulesCheck(c))
+	add(mcpCheck(c))
 	add(Check{Mark: Pass, Name: "limits", Detail: fmt.Sprintf("max_steps %d (%s), max_attempts %d (%s), output_cap %d bytes (%s)",
 		c.MaxSteps.V, c.MaxSteps.Source, c.MaxAttempts.V, c.MaxAttempts.Source, c.OutputCap.V, c.OutputCap.Source)})
 	add(Check{Mark: Pass, Name: "secret files", Detail: fmt.Sprintf("%s (%s)", strings.Join(c.SecretPatterns.V, " "), c.SecretPatterns.Source)})
@@ -188,6 +189,24 @@ func rulesCheck(c *config.Config) Check {
 		return strings.Join(q, ", ")
 	}
 	return Check{Mark: Pass, Name: "rules", Detail: fmt.Sprintf("allow %s; deny %s (%s)", list(r.Allow), list(r.Deny), c.Allow.Source)}
+}
+
+// mcpCheck lists config.toml's MCP servers without starting them (`tern
+// mcp list` starts them); a workspace's .mcp.json is not read here.
+func mcpCheck(c *config.Config) Check {
+	trust := fmt.Sprintf("mcp_trust_read_only %t (%s)", c.MCPTrustReadOnly.V, c.MCPTrustReadOnly.Source)
+	if len(c.MCPServers) == 0 {
+		return Check{Mark: Pass, Name: "MCP servers", Detail: "none in config.toml; " + trust}
+	}
+	names := make([]string, len(c.MCPServers))
+	for i, s := range c.MCPServers {
+		names[i] = s.Name + " (" + s.Transport()
+		if s.Disabled {
+			names[i] += ", disabled"
+		}
+		names[i] += ")"
+	}
+	return Check{Mark: Pass, Name: "MCP servers", Detail: strings.Join(names, ", ") + "; " + trust + "; `tern mcp list` starts them and shows their tools"}
 }
 
 // gatewayChecks lists the models, looks for the configured one, and streams
