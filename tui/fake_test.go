@@ -76,10 +76,24 @@ type fakeBackend struct {
 	info   func(model string) (models.Info, bool)
 	prices func(model string) (agent.Prices, app.PriceSource)
 	effort string
+
+	// mcp is the session's MCP servers (nil: none configured); lsp lists
+	// the language servers (nil: they are off).
+	mcp app.MCP
+	lsp func() []app.LanguageServer
 }
 
 // The fake is a whole session; checked here, at compile time.
 var _ app.Service = (*fakeBackend)(nil)
+
+func (f *fakeBackend) MCP() app.MCP { return f.mcp }
+
+func (f *fakeBackend) LanguageServers() ([]app.LanguageServer, bool) {
+	if f.lsp == nil {
+		return nil, false
+	}
+	return f.lsp(), true
+}
 
 // unavailable is what a method of the fake returns when the test did not
 // give it a behaviour.

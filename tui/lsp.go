@@ -6,33 +6,17 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/internal/sanitize"
 )
 
-// LSPServer describes one language server for /lsp and the status line's
-// badge.
-type LSPServer struct {
-	Name string
-	// Root is the folder it works on.
-	Root string
-	// State is "starting", "running", "failed" or "stopped".
-	State string
-	// Files counts the documents it was sent; Restarts its restarts after
-	// a crash.
-	Files, Restarts int
-	// LastError is its latest failure, "" when none.
-	LastError string
-}
-
 // lspActive reports whether a server is starting or running.
-func (s LSPServer) lspActive() bool { return s.State == "starting" || s.State == "running" }
+func lspActive(s app.LanguageServer) bool { return s.State == "starting" || s.State == "running" }
 
 // lspServers lists the servers; nil when language servers are off.
-func (m *model) lspServers() []LSPServer {
-	if m.opts.LSP == nil {
-		return nil
-	}
-	return m.opts.LSP()
+func (m *model) lspServers() []app.LanguageServer {
+	servers, _ := m.be.LanguageServers()
+	return servers
 }
 
 // lspBadge is the status line's mark while servers run: "lsp", "lsp 2"
@@ -41,11 +25,11 @@ func (m *model) lspBadge() (statusPart, bool) {
 	servers := m.lspServers()
 	active := 0
 	for _, s := range servers {
-		if s.lspActive() {
+		if lspActive(s) {
 			active++
 		}
 	}
-	failed := slices.ContainsFunc(servers, func(s LSPServer) bool { return s.State == "failed" })
+	failed := slices.ContainsFunc(servers, func(s app.LanguageServer) bool { return s.State == "failed" })
 	if active == 0 && !failed {
 		return statusPart{}, false
 	}
@@ -64,11 +48,11 @@ func (m *model) lspBadge() (statusPart, bool) {
 // cmdLSP lists the language servers: state, root, documents and last error.
 func (m *model) cmdLSP(string) tea.Cmd {
 	th := m.rc.th
-	if m.opts.LSP == nil {
+	servers, on := m.be.LanguageServers()
+	if !on {
 		m.setNotice("language servers are off (lsp = false in config.toml)", false)
 		return nil
 	}
-	servers := m.lspServers()
 	if len(servers) == 0 {
 		m.setNotice("no language server started yet: one starts when a file of its language is read or edited", false)
 		return nil

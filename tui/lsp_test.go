@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"github.com/ternhq/tern/internal/app"
 	"strings"
 	"testing"
 	"time"
@@ -13,28 +14,28 @@ import (
 )
 
 // lspList returns a fixed list of servers for Options.LSP.
-func lspList(servers ...LSPServer) func() []LSPServer {
-	return func() []LSPServer { return servers }
+func lspList(servers ...app.LanguageServer) func() []app.LanguageServer {
+	return func() []app.LanguageServer { return servers }
 }
 
 func TestLSPBadge(t *testing.T) {
 	t.Parallel()
-	running := LSPServer{Name: "gopls", Root: "/work/project", State: "running", Files: 2}
+	running := app.LanguageServer{Name: "gopls", Root: "/work/project", State: "running", Files: 2}
 	for _, tc := range []struct {
 		name string
-		lsp  func() []LSPServer
+		lsp  func() []app.LanguageServer
 		want string // "" for no badge
 	}{
 		{"off", nil, ""},
 		{"none started", lspList(), ""},
 		{"one running", lspList(running), "lsp"},
-		{"two", lspList(running, LSPServer{Name: "clangd", State: "starting"}), "lsp 2"},
-		{"one failed", lspList(running, LSPServer{Name: "pyright", State: "failed"}), "lsp!"},
-		{"stopped", lspList(LSPServer{Name: "gopls", State: "stopped"}), ""},
+		{"two", lspList(running, app.LanguageServer{Name: "clangd", State: "starting"}), "lsp 2"},
+		{"one failed", lspList(running, app.LanguageServer{Name: "pyright", State: "failed"}), "lsp!"},
+		{"stopped", lspList(app.LanguageServer{Name: "gopls", State: "stopped"}), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, _ := newTestModel(t, Options{LSP: tc.lsp})
+			m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.lsp = tc.lsp })
 			line := ansi.Strip(m.statusLine())
 			has := strings.Contains(line, " · lsp")
 			switch {
@@ -51,20 +52,20 @@ func TestLSPCommand(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name string
-		lsp  func() []LSPServer
+		lsp  func() []app.LanguageServer
 		want []string
 	}{
 		{"off", nil, []string{"language servers are off (lsp = false"}},
 		{"none yet", lspList(), []string{"no language server started yet"}},
 		{"listed", lspList(
-			LSPServer{Name: "gopls", Root: "/work/project", State: "running", Files: 3},
-			LSPServer{Name: "pyright", Root: "/work/project/py", State: "failed", Restarts: 1, LastError: "crashed (exit status 1): boom\x1b[2J"},
+			app.LanguageServer{Name: "gopls", Root: "/work/project", State: "running", Files: 3},
+			app.LanguageServer{Name: "pyright", Root: "/work/project/py", State: "failed", Restarts: 1, LastError: "crashed (exit status 1): boom\x1b[2J"},
 		), []string{"Language servers", "gopls", "running · /work/project · 3 files", "pyright", "failed · /work/project/py · 0 files · 1 restart",
 			"last error: crashed (exit status 1): boom"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, fb := newTestModel(t, Options{LSP: tc.lsp})
+			m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.lsp = tc.lsp })
 			typeText(m, "/lsp")
 			press(m, keyEnter)
 			s := screen(m)

@@ -32,22 +32,22 @@ func watchMCP(s app.MCP) tea.Cmd {
 // onMCPChanged redraws with the new states and waits for the next change,
 // unless the servers stopped.
 func (m *model) onMCPChanged() tea.Cmd {
-	return watchMCP(m.opts.MCP)
+	return watchMCP(m.be.MCP())
 }
 
 // mcpStatus is the status line's badge, "mcp 2/3", while any server is
 // configured and enabled; a server that failed colours it.
 func (m *model) mcpStatus() (statusPart, bool) {
-	if m.opts.MCP == nil {
+	if m.be.MCP() == nil {
 		return statusPart{}, false
 	}
-	ready, enabled := m.opts.MCP.Counts()
+	ready, enabled := m.be.MCP().Counts()
 	if enabled == 0 {
 		return statusPart{}, false
 	}
 	text := fmt.Sprintf("mcp %d/%d", ready, enabled)
 	style := m.rc.th.dim
-	for _, s := range m.opts.MCP.Servers() {
+	for _, s := range m.be.MCP().Servers() {
 		if s.State == mcp.StateFailed {
 			style = m.rc.th.warn
 		}
@@ -58,7 +58,7 @@ func (m *model) mcpStatus() (statusPart, bool) {
 // cmdMCP lists the MCP servers (/mcp) or reconnects one (/mcp NAME, or
 // /mcp reconnect NAME).
 func (m *model) cmdMCP(args string) tea.Cmd {
-	if m.opts.MCP == nil {
+	if m.be.MCP() == nil {
 		m.setNotice("mcp: no MCP servers are configured; add one with `tern mcp add` (docs/config.md)", true)
 		return nil
 	}
@@ -68,7 +68,7 @@ func (m *model) cmdMCP(args string) tea.Cmd {
 		m.tr.add(&noticeBlock{lines: m.mcpLines()})
 		return nil
 	}
-	if err := m.opts.MCP.Reconnect(name); err != nil {
+	if err := m.be.MCP().Reconnect(name); err != nil {
 		m.setNotice("mcp: "+sanitize.Clean(err.Error()), true)
 		return nil
 	}
@@ -80,7 +80,7 @@ func (m *model) cmdMCP(args string) tea.Cmd {
 func (m *model) mcpLines() []string {
 	th := m.rc.th
 	lines := []string{th.bold.Render("MCP servers") + th.dim.Render(" · their tools are offered as mcp__<server>__<tool> from the next turn")}
-	for _, s := range m.opts.MCP.Servers() {
+	for _, s := range m.be.MCP().Servers() {
 		state := s.State.String()
 		switch s.State {
 		case mcp.StateReady:
@@ -131,10 +131,10 @@ type mcpPromptMsg struct {
 // findMCPPrompt finds the prompt a "/mcp__<server>__<prompt>" command
 // names (commands are matched without regard to case).
 func (m *model) findMCPPrompt(name string) (mcp.PromptInfo, bool) {
-	if m.opts.MCP == nil || !strings.HasPrefix(name, mcp.Prefix) {
+	if m.be.MCP() == nil || !strings.HasPrefix(name, mcp.Prefix) {
 		return mcp.PromptInfo{}, false
 	}
-	for _, s := range m.opts.MCP.Servers() {
+	for _, s := range m.be.MCP().Servers() {
 		for _, p := range s.Prompts {
 			if strings.EqualFold(p.Name, name) {
 				return p, true
@@ -173,7 +173,7 @@ func (m *model) runMCPPrompt(name, args string) (tea.Cmd, bool) {
 	if args != "" {
 		display += " " + args
 	}
-	svc, ctx := m.opts.MCP, m.ctx
+	svc, ctx := m.be.MCP(), m.ctx
 	return func() tea.Msg {
 		text, err := svc.Prompt(ctx, p.Name, values)
 		return mcpPromptMsg{display: display, text: text, err: err}
@@ -243,7 +243,7 @@ func promptUsage(p mcp.PromptInfo) string {
 // mentionAttacher reads an @-mention: @<server>:<uri> from that MCP
 // server when one is named so, any other through the session's Attach.
 func (m *model) mentionAttacher() func(string) (string, error) {
-	be, svc, ctx := m.be, m.opts.MCP, m.ctx
+	be, svc, ctx := m.be, m.be.MCP(), m.ctx
 	if svc == nil {
 		return be.Attach
 	}
@@ -261,11 +261,11 @@ func (m *model) mentionAttacher() func(string) (string, error) {
 
 // mcpPromptItems are the palette rows of the MCP servers' prompts.
 func (m *model) mcpPromptItems() []palItem {
-	if m.opts.MCP == nil {
+	if m.be.MCP() == nil {
 		return nil
 	}
 	var out []palItem
-	for _, s := range m.opts.MCP.Servers() {
+	for _, s := range m.be.MCP().Servers() {
 		for _, p := range s.Prompts {
 			desc, _, _ := strings.Cut(p.Description, "\n")
 			out = append(out, palItem{value: p.Name, label: promptUsage(p), desc: sanitize.Clean(desc)})

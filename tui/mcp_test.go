@@ -69,7 +69,7 @@ func TestMCPPromptCommandAndResourceMention(t *testing.T) {
 	f := &fakeMCP{changed: make(chan struct{}), servers: []mcp.Status{{Name: "github", State: mcp.StateReady,
 		Prompts: []mcp.PromptInfo{{Name: "mcp__github__review", Remote: "review",
 			Args: []mcp.PromptArg{{Name: "pr", Required: true}, {Name: "repo"}}}}}}}
-	m, fb := newTestModel(t, Options{MCP: f})
+	m, fb := newTestModel(t, Options{}, func(fb *fakeBackend) { fb.mcp = f })
 	typeText(m, "/mcp__github__review")
 	press(m, keyEnter)
 	if !strings.Contains(screen(m), "the argument pr is missing") {
@@ -98,7 +98,7 @@ func TestMCPBadgeAndList(t *testing.T) {
 		}},
 		{Name: "off", Transport: "http", State: mcp.StateDisabled},
 	}}
-	m, _ := newTestModel(t, Options{MCP: f})
+	m, _ := newTestModel(t, Options{}, func(fb *fakeBackend) { fb.mcp = f })
 	if scr := screen(m); !strings.Contains(scr, "mcp 1/2") {
 		t.Fatalf("no badge:\n%s", scr)
 	}
@@ -160,7 +160,7 @@ func TestMCPPromptsInPalette(t *testing.T) {
 	f := &fakeMCP{changed: make(chan struct{}), servers: []mcp.Status{{Name: "github", State: mcp.StateReady,
 		Prompts: []mcp.PromptInfo{{Name: "mcp__github__review", Remote: "review", Description: "review a PR",
 			Args: []mcp.PromptArg{{Name: "pr", Required: true}}}}}}}
-	m, _ := newTestModel(t, Options{MCP: f})
+	m, _ := newTestModel(t, Options{}, func(fb *fakeBackend) { fb.mcp = f })
 	typeText(m, "/mcp__gi")
 	if scr := screen(m); !strings.Contains(scr, "/mcp__github__review <pr>") || !strings.Contains(scr, "review a PR") {
 		t.Errorf("the palette lacks the prompt:\n%s", scr)

@@ -227,7 +227,7 @@ func (m *model) Init() tea.Cmd {
 		m.startResume(),
 		m.lookupWindow(),
 		warmMarkdown(m.rc.th.md),
-		watchMCP(m.opts.MCP),
+		watchMCP(m.be.MCP()),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)

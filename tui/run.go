@@ -28,9 +28,6 @@ type Options struct {
 	Workspace string
 	// Offline shows the "offline" badge: the scripted provider answers.
 	Offline bool
-	// MCP are the session's MCP servers (the badge, /mcp); nil when none
-	// is configured.
-	MCP app.MCP
 	// Theme is "auto" (ask the terminal), "dark" or "light".
 	Theme string
 	// Mouse starts with mouse capture on (/mouse toggles it).
@@ -40,9 +37,6 @@ type Options struct {
 	// Permissions says where the approval settings came from and what
 	// the shell sandbox allows, for /permissions.
 	Permissions PermissionsInfo
-	// LSP lists the language servers, for /lsp and the status line's
-	// badge; nil when they are off.
-	LSP func() []LSPServer
 	// Notices are shown once in the welcome block, e.g. that the shell
 	// sandbox is unavailable or that a session was resumed.
 	Notices []string

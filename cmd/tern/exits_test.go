@@ -387,12 +387,12 @@ func TestEveryToolIsGuarded(t *testing.T) {
 var (
 	interfaceHooks = map[string]string{
 		"App": "the session service: each of its methods is classified in serviceMethods",
+	}
+	serviceMethods = map[string]string{
 		"MCP": "the MCP servers' states, and their prompts and resources (/mcp__… commands, @server:uri): only what the user " +
 			"typed goes out to a server; workspace content reaches servers only through MCP tool calls, which the approval " +
 			"engine judges (approval/external_test.go, agent/external_test.go)",
-		"LSP": "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
-	}
-	serviceMethods = map[string]string{
+		"LanguageServers":    "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
 		"Events":             "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
 		"Shell":              "exit: `!` commands, through run_shell (probe \"! shell\")",
 		"Attach":             "exit: @-mentions, through read_file (probe \"@-mention\")",

@@ -78,7 +78,6 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 		App:           s,
 		Workspace:     a.Workspace,
 		Offline:       a.Offline,
-		MCP:           mcpService(a.MCP),
 		Theme:         cfg.Theme.V,
 		Mouse:         cfg.Mouse.V,
 		Home:          a.Home,
@@ -87,7 +86,6 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 		Memory:        tui.MemoryFromAgent(a.Memory),
 		ResumeAtStart: a.Pick && s.Recorded(),
 		ResumeFork:    a.Pick && a.PickFork,
-		LSP:           lspServers(a.LSP),
 	}
 	if a.Saved != nil {
 		opts.Replay = a.Saved.Replay()

@@ -4,7 +4,6 @@ import (
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/lsp"
-	"github.com/ternhq/tern/tui"
 )
 
 // wireLSP gives the workspace its language servers, unless lsp = false:
@@ -25,19 +24,4 @@ func wireLSP(cfg *config.Config, ws *tools.Workspace, environ []string) *lsp.Man
 	})
 	ws.Diagnoser = m
 	return m
-}
-
-// lspServers lists the manager's servers for the interface (/lsp, the
-// status line); nil when language servers are off.
-func lspServers(m *lsp.Manager) func() []tui.LSPServer {
-	if m == nil {
-		return nil
-	}
-	return func() []tui.LSPServer {
-		var out []tui.LSPServer
-		for _, s := range m.Servers() {
-			out = append(out, tui.LSPServer{Name: s.Name, Root: s.Root, State: s.State.String(), Files: s.Files, Restarts: s.Restarts, LastError: s.LastError})
-		}
-		return out
-	}
 }

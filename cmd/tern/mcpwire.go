@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ternhq/tern/cmd/tern/config"
-	ternapp "github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
 )
@@ -112,11 +111,3 @@ func (c *cli) reportMCPFailures(ctx context.Context, m *mcp.Manager, w io.Writer
 	}
 }
 
-// mcpService is the manager as the interface sees it (a nil interface when
-// there is no manager).
-func mcpService(m *mcp.Manager) ternapp.MCP {
-	if m == nil {
-		return nil
-	}
-	return m
-}

@@ -257,6 +257,8 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		EffortChosen:  cfg.ReasoningEffort.Source.Kind == config.SourceFlag,
 		Models:        models,
 		RememberModel: remember,
+		MCP:           mcpServers,
+		LSP:           servers,
 		Redact:        redact,
 		Notify:        func(s string) { c.printf(opts.notices, "tern: %s\n", s) },
 		Debug:         debugLog(cfg.Home.V, redact),

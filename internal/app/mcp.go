@@ -8,8 +8,8 @@ import (
 
 // MCP is what a front end shows of the session's MCP servers and does with
 // them: the status badge, /mcp's list, reconnecting a failed server.
-// *mcp.Manager implements it; it is apart from Service so that a session
-// without servers offers none.
+// *mcp.Manager implements it; Service.MCP returns it, nil when the session
+// has no server configured.
 type MCP interface {
 	// Servers are every configured server's state, error and tools.
 	Servers() []mcp.Status
@@ -26,5 +26,3 @@ type MCP interface {
 	// Resource reads a server's resource (an @server:uri mention).
 	Resource(ctx context.Context, server, uri string) (string, error)
 }
-
-var _ MCP = (*mcp.Manager)(nil)

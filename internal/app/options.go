@@ -7,6 +7,8 @@ import (
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // Options are what a front end's wiring hands the session service: the
@@ -75,6 +77,11 @@ type Options struct {
 	Models func(ctx context.Context) ([]string, error)
 	// RememberModel keeps a picked model for new sessions; nil: it cannot.
 	RememberModel func(id string) error
+	// MCP and LSP are the session's MCP servers and language servers, for
+	// front ends to show; nil when none are configured. The wiring starts
+	// them and closes them.
+	MCP *mcp.Manager
+	LSP *lsp.Manager
 	// Redact scrubs the API key from what is shown.
 	Redact func(string) string
 	// Notify receives what starting the session had to say (a resumed

@@ -22,6 +22,7 @@ type Service interface {
 	Plans
 	Sessions
 	Workspace
+	Servers
 }
 
 // Conversation is the running conversation: the agent's events after the

@@ -9,6 +9,8 @@ import (
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // The session service, checked at compile time.
@@ -40,6 +42,9 @@ type Session struct {
 	redact   func(string) string
 	models   func(ctx context.Context) ([]string, error)
 	remember func(id string) error
+	// mcp and lsp are the session's servers; nil when none are.
+	mcp *mcp.Manager
+	lsp *lsp.Manager
 	// modelInfo looks models up in the database; prices are the
 	// configured ones. Either may be nil.
 	modelInfo func(model string) (models.Info, bool)
@@ -64,6 +69,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s := &Session{
 		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
+		mcp: opts.MCP, lsp: opts.LSP,
 		modelInfo: opts.ModelInfo, prices: opts.Prices, effort: opts.Effort,
 	}
 	s.window = &windowSource{
