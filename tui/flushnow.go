@@ -67,16 +67,24 @@ func flushFilter(p **tea.Program) func(tea.Model, tea.Msg) tea.Msg {
 }
 
 // inputFlusher wraps the interface's model for Run: after an Update for a
-// key or a paste it asks for the frame to be written at once. (The model
-// itself returns its own commands untouched, which its tests run.)
+// key or a paste, for one of tern's own frames (which are paced already,
+// see frameDelay) and for events that change more than streamed text (a
+// card, the end of a turn), it asks for the frame to be written at once.
+// Streamed text alone waits for tern's next frame. (The model itself
+// returns its own commands untouched, which its tests run.)
 type inputFlusher struct{ *model }
 
-// Update runs the model's Update and, for input, asks for a frame now.
+// Update runs the model's Update and asks for a frame now when it should be
+// seen now.
 func (f inputFlusher) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := f.model.Update(msg)
-	switch msg.(type) {
-	case tea.KeyPressMsg, tea.PasteMsg:
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg, frameMsg:
 		return f, tea.Batch(cmd, flushNow)
+	case eventsMsg:
+		if !onlyStreamed(msg.events) {
+			return f, tea.Batch(cmd, flushNow)
+		}
 	}
 	return f, cmd
 }
