@@ -25,6 +25,9 @@ type Session struct {
 	// Warnings say what Load recovered from: a torn last line, a recovered
 	// partial answer, record types it does not know.
 	Warnings []string
+	// loaded is what Load saw of the file, for Reopen; nil for a Session
+	// not read by Load.
+	loaded *loadedEnd
 }
 
 // Load reads a session file. A torn last line (the process died while
@@ -40,6 +43,7 @@ func Load(path string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.session.loaded = &loadedEnd{size: int64(len(data)), validEnd: p.validEnd, lastSeq: p.lastSeq}
 	return p.session, nil
 }
 
