@@ -6,19 +6,28 @@ package tools
 // commands (cmd/tern passes os.Environ()); tern's own API keys are removed
 // from it (see FilterEnv).
 func DefaultRegistry(w *Workspace, env []string) *Registry {
-	return DefaultRegistryWith(w, env, ShellOptions{})
+	return DefaultRegistryWith(w, env, RegistryOptions{})
 }
 
-// DefaultRegistryWith is DefaultRegistry with run_shell's options (its
-// sandbox and session TMPDIR; see NewRunShellWith).
-func DefaultRegistryWith(w *Workspace, env []string, shell ShellOptions) *Registry {
+// RegistryOptions are the options of the tools that take some.
+type RegistryOptions struct {
+	// Shell are run_shell's (its sandbox and session TMPDIR; see
+	// NewRunShellWith).
+	Shell ShellOptions
+	// WebFetch are web_fetch's.
+	WebFetch WebFetchOptions
+}
+
+// DefaultRegistryWith is DefaultRegistry with the tools' options.
+func DefaultRegistryWith(w *Workspace, env []string, o RegistryOptions) *Registry {
 	return NewRegistry(
 		NewReadFile(w),
 		NewListFiles(w),
 		NewGrep(w),
 		NewEditFile(w),
 		NewWriteFile(w),
-		NewRunShellWith(w, env, shell),
+		NewRunShellWith(w, env, o.Shell),
 		NewTodoWrite(),
+		NewWebFetch(o.WebFetch),
 	)
 }

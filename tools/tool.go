@@ -19,6 +19,9 @@ const (
 	KindEdit
 	// KindShell runs a command.
 	KindShell
+	// KindNetwork reaches the network (web_fetch): it asks under ask and
+	// auto-edit, like a command.
+	KindNetwork
 )
 
 // String names the kind for messages and docs.
@@ -30,6 +33,8 @@ func (k Kind) String() string {
 		return "edit"
 	case KindShell:
 		return "shell"
+	case KindNetwork:
+		return "network"
 	}
 	return "unknown"
 }
@@ -57,6 +62,8 @@ type Preview struct {
 	// Command and Workdir are set for shell commands.
 	Command string
 	Workdir string
+	// URL is set for web_fetch: the full address, query string included.
+	URL string
 }
 
 // Status is how a tool call ended.

@@ -45,6 +45,7 @@ var cardRenderers = map[string]cardRenderer{
 	tools.WriteFileName:   writeCard{},
 	tools.RunShellName:    shellCard{},
 	tools.TodoWriteName:   todoCard{},
+	tools.WebFetchName:    webFetchCard{},
 	agent.ProposePlanTool: planCard{},
 }
 

@@ -57,6 +57,7 @@ func TestCardIcons(t *testing.T) {
 		tools.WriteFileName: "✎ write_file",
 		tools.RunShellName:  "$ run_shell",
 		tools.TodoWriteName: "☑ todo_write",
+		tools.WebFetchName:  "⇣ web_fetch",
 		"mcp_search":        "⚙ mcp_search",
 	} {
 		c := &toolCard{name: name, state: cardReady}

@@ -8,7 +8,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -253,6 +255,26 @@ var toolProbes = map[string]toolProbe{
 			t.Errorf("todo_write: %v %q", r.Status, r.Output)
 		}
 		noLeak(t, "todo_write", r.Output+r.Summary)
+	},
+	"web_fetch": func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
+		// It opens no file: a file: URL (of the workspace, of a secret, of
+		// a file outside) is refused for its scheme, and a local server
+		// (a service on this machine reading the workspace) is refused by
+		// address, as the config's web_fetch_allow_private is off.
+		for _, p := range []string{filepath.Join(f.ws, "notes.txt"), filepath.Join(f.ws, ".env"), filepath.Join(f.outside, "data.txt")} {
+			u := "file://" + p
+			r := run(jsonArgs("url", u))
+			refused(t, "web_fetch "+u, r)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, markPlain)
+		}))
+		t.Cleanup(srv.Close)
+		r := run(jsonArgs("url", srv.URL))
+		refused(t, "web_fetch "+srv.URL, r)
+		if !strings.Contains(r.Output, "public internet") {
+			t.Errorf("web_fetch %s was not refused for its address: %q", srv.URL, r.Output)
+		}
 	},
 }
 

@@ -158,7 +158,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			cleanup()
 		}
 	}()
-	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	reg := tools.DefaultRegistryWith(ws, c.environ, tools.RegistryOptions{
+		Shell:    shell,
+		WebFetch: tools.WebFetchOptions{AllowPrivate: cfg.WebFetchAllowPrivate.V},
+	})
 	memory, err := agent.LoadMemory(ws.Root, cfg.Home.V)
 	if err != nil { // the files that could be read are still used
 		c.printf(opts.notices, "tern: %v\n", err)

@@ -38,6 +38,8 @@ type fileConfig struct {
 	Theme            *string                  `toml:"theme"`
 	Mouse            *bool                    `toml:"mouse"`
 	TitleModel       *string                  `toml:"title_model"`
+	// WebFetchAllowPrivate lets web_fetch reach private addresses.
+	WebFetchAllowPrivate *bool `toml:"web_fetch_allow_private"`
 
 	// What tern knows of models (modelfacts.go).
 	DefaultContextWindow *int    `toml:"default_context_window"`

@@ -187,6 +187,10 @@ func Load(in Inputs) (*Config, error) {
 		c.Mouse = Value[bool]{V: *fc.Mouse, Source: file}
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
+	c.WebFetchAllowPrivate = Value[bool]{Source: Source{Kind: SourceDefault}}
+	if fc.WebFetchAllowPrivate != nil {
+		c.WebFetchAllowPrivate = Value[bool]{V: *fc.WebFetchAllowPrivate, Source: file}
+	}
 	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
 	c.Models = fc.Models
 	if c.Models == nil {
