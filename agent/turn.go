@@ -60,8 +60,8 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 		defer stop()
 	}
 
-	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
-	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text}, Event{})
+	t.emit(Event{Kind: EventTurnStarted, Text: p.text, Images: p.images})
+	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text, Images: p.images}, Event{})
 	fin := t.loop()
 
 	// The turn is over before consumers hear of it, so one that submits the

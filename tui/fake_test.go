@@ -11,6 +11,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
 
@@ -90,6 +91,9 @@ func newFakeBackend() *fakeBackend {
 }
 
 func (f *fakeBackend) Events() <-chan agent.Event { return f.ch }
+
+// SubmitImages records the text; the pictures are not looked at.
+func (f *fakeBackend) SubmitImages(text string, _ []provider.Image) error { return f.Submit(text) }
 
 func (f *fakeBackend) Submit(text string) error {
 	f.mu.Lock()

@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
 
@@ -34,6 +35,8 @@ type Conversation interface {
 	Events() <-chan agent.Event
 	// Submit sends a user message; agent.ErrBusy while a turn runs.
 	Submit(text string) error
+	// SubmitImages sends a user message with pictures attached.
+	SubmitImages(text string, images []provider.Image) error
 	// Cancel stops the running turn, as Esc does.
 	Cancel()
 	// Compact replaces the conversation with a summary the model writes,

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
@@ -240,6 +241,11 @@ func (s *Session) Events() <-chan agent.Event { return s.events }
 
 // Submit sends a user message.
 func (s *Session) Submit(text string) error { return s.agent.Submit(text) }
+
+// SubmitImages sends a user message with pictures attached.
+func (s *Session) SubmitImages(text string, images []provider.Image) error {
+	return s.agent.SubmitImages(text, images)
+}
 
 // Cancel stops the running turn.
 func (s *Session) Cancel() { s.agent.Cancel() }
