@@ -8,6 +8,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"image"
+	"image/png"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -399,6 +401,7 @@ var (
 		"Events":             "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
 		"Shell":              "exit: `!` commands, through run_shell (probe \"! shell\")",
 		"Attach":             "exit: @-mentions, through read_file (probe \"@-mention\")",
+		"AttachImage":        "exit: @-mentioned and pasted pictures, through Workspace.ReadImage with read_file's guards (probe \"@-mention image\")",
 		"Export":             "exit: /export (probe \"/export\")",
 		"Files":              "exit: the @-mention picker's file names (probe \"@-mention picker\")",
 		"Run":                "drives the agent; its output is Events",
@@ -582,6 +585,28 @@ turn:
 		}
 		if text, err := attach("notes.txt"); err != nil || !strings.Contains(text, markPlain) {
 			t.Errorf("@notes.txt: %q, %v", text, err)
+		}
+	})
+	t.Run("@-mention image", func(t *testing.T) {
+		var pic bytes.Buffer
+		if err := png.Encode(&pic, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{filepath.Join(f.outside, "pic.png"), filepath.Join(f.ws, "shot.png")} {
+			if err := os.WriteFile(p, pic.Bytes(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range append(f.paths(), filepath.Join(f.outside, "pic.png")) {
+			img, err := f.app.Session.AttachImage(p)
+			if err == nil {
+				t.Errorf("@%s was attached as an image of %d bytes", p, len(img.Data))
+				continue
+			}
+			noLeak(t, "@"+p, err.Error())
+		}
+		if img, err := f.app.Session.AttachImage("shot.png"); err != nil || !bytes.Equal(img.Data, pic.Bytes()) {
+			t.Errorf("@shot.png: %v", err)
 		}
 	})
 	t.Run("@-mention picker", func(t *testing.T) {

@@ -155,6 +155,9 @@ type Workspace interface {
 	// Attach reads an @-mentioned file for the model, clamped, secrets
 	// refused.
 	Attach(path string) (string, error)
+	// AttachImage reads an @-mentioned or pasted picture, with read_file's
+	// guards, scaled for the model.
+	AttachImage(path string) (provider.Image, error)
 	// Files lists up to max workspace files for the @-mention picker.
 	Files(ctx context.Context, max int) ([]string, error)
 	// Remember adds a `#` line to the project's AGENTS.md and returns the
