@@ -93,7 +93,9 @@ func (f *fakeService) Run(ctx context.Context) {
 func (f *fakeService) Events() <-chan agent.Event { return f.events }
 
 // AttachImage attaches no pictures.
-func (f *fakeService) AttachImage(string) (provider.Image, error) { return provider.Image{}, app.ErrUnavailable }
+func (f *fakeService) AttachImage(string) (provider.Image, error) {
+	return provider.Image{}, app.ErrUnavailable
+}
 
 // SubmitImages records the text; the pictures are not looked at.
 func (f *fakeService) SubmitImages(text string, _ []provider.Image) error { return f.Submit(text) }
