@@ -227,6 +227,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
 		LookupWindow:  lookupWindow,
 		ModelInfo:     modelInfo(cfg, offline),
+		Vision:        func(m string) *bool { return cfg.ModelSettings(m).Vision },
 		AssumedWindow: cfg.DefaultContextWindow.V,
 		Prices:        func(m string) *agent.Prices { return modelPrices(cfg.ModelSettings(m)) },
 		Effort:        cfg.ReasoningEffort.V,

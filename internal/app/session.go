@@ -44,7 +44,9 @@ type Session struct {
 	// modelInfo looks models up in the database; prices are the
 	// configured ones. Either may be nil.
 	modelInfo func(model string) (models.Info, bool)
-	prices    func(model string) *agent.Prices
+	// vision is the configured image support of a model (nil: not set).
+	vision func(model string) *bool
+	prices func(model string) *agent.Prices
 	// effort is the reasoning effort chosen ("": the model's default).
 	effortMu sync.Mutex
 	effort   string
@@ -65,7 +67,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s := &Session{
 		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
-		modelInfo: opts.ModelInfo, prices: opts.Prices, effort: opts.Effort,
+		modelInfo: opts.ModelInfo, vision: opts.Vision, prices: opts.Prices, effort: opts.Effort,
 	}
 	s.window = &windowSource{
 		configured: func(m string) int { return windowOf(opts.Window, m) },
@@ -243,7 +245,15 @@ func (s *Session) Events() <-chan agent.Event { return s.events }
 func (s *Session) Submit(text string) error { return s.agent.Submit(text) }
 
 // SubmitImages sends a user message with pictures attached.
+// A model known not to accept images (config vision = false, else the
+// model database) gets none: the message is refused, saying so.
 func (s *Session) SubmitImages(text string, images []provider.Image) error {
+	if len(images) > 0 {
+		if ok, why := s.AcceptsImages(s.Model()); !ok {
+			return fmt.Errorf("%s does not accept images (%s): remove them, or switch to a model that does; "+
+				"if it does, set vision = true under [models.%q] in config.toml", s.Model(), why, s.Model())
+		}
+	}
 	return s.agent.SubmitImages(text, images)
 }
 
