@@ -44,6 +44,9 @@ func TestDecideWebFetch(t *testing.T) {
 		{"https://docs.python.org:8443/", PolicyReadOnly, Run, "allowed by the rule web_fetch:docs.python.org"},
 		{"https://pkg.go.golang.org/x", PolicyAsk, Run, "allowed by the rule web_fetch:*.golang.org"},
 		{"https://golang.org/", PolicyAsk, Ask, ""}, // *. wants a subdomain
+		{"https://evil.golang.org.attacker.example/", PolicyAsk, Ask, ""},
+		{"https://docs.python.org%2eattacker.example/", PolicyAsk, Ask, ""}, // no host: no rule, no grant
+		{"http://[::ffff:127.0.0.1]/", PolicyAsk, Ask, ""},
 		{"https://docs.python.org.evil.example/", PolicyAsk, Deny, "denied by the rule web_fetch:*.evil.example"},
 		{"https://docs.python.org@attacker.example/", PolicyAsk, Ask, ""}, // user info is not the host
 		{"https://granted.example/x", PolicyAsk, Run, "allowed for this session: fetches from granted.example"},
@@ -53,7 +56,7 @@ func TestDecideWebFetch(t *testing.T) {
 		if r.Verdict != tc.verdict || r.Message != tc.message {
 			t.Errorf("%s under %v: verdict %d %q, want %d %q", tc.url, tc.policy, r.Verdict, r.Message, tc.verdict, tc.message)
 		}
-		if r.Verdict == Ask && r.Scope.Key != "web_fetch:"+urlHost(tc.url) {
+		if h := urlHost(tc.url); r.Verdict == Ask && h != "" && r.Scope.Key != "web_fetch:"+h {
 			t.Errorf("%s: scope %+v", tc.url, r.Scope)
 		}
 	}
