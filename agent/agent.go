@@ -172,6 +172,7 @@ type Agent struct {
 // pendingTurn is a submitted message Run has not started yet.
 type pendingTurn struct {
 	text      string
+	images    []provider.Image
 	cancelled bool
 	// compact makes it a /compact request; text is the focus.
 	compact bool
@@ -293,7 +294,13 @@ func (a *Agent) Events() <-chan Event { return a.events }
 // Submit starts a turn with a user message. It returns ErrBusy while a turn
 // is running and ErrStopped after Run has returned.
 func (a *Agent) Submit(text string) error {
-	if strings.TrimSpace(text) == "" {
+	return a.SubmitImages(text, nil)
+}
+
+// SubmitImages is Submit with pictures attached to the message, sent after
+// its text (prepared to the gateways' limits by the caller).
+func (a *Agent) SubmitImages(text string, images []provider.Image) error {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return errors.New("the message is empty: type something to send")
 	}
 	a.mu.Lock()
@@ -301,7 +308,7 @@ func (a *Agent) Submit(text string) error {
 	if err := a.admitLocked(); err != nil {
 		return err
 	}
-	a.start(&pendingTurn{text: a.takePlanNoteLocked(text)})
+	a.start(&pendingTurn{text: a.takePlanNoteLocked(text), images: images})
 	return nil
 }
 

@@ -136,6 +136,8 @@ type Event struct {
 	// short without its interrupted mark (EventMessageAppended with
 	// Interrupted).
 	Text string
+	// Images are the pictures attached to the user message (TurnStarted).
+	Images []provider.Image
 	// Stderr marks an EventToolOutput chunk that the command wrote to its
 	// standard error.
 	Stderr bool

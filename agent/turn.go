@@ -64,9 +64,9 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 		defer stop()
 	}
 
-	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
+	t.emit(Event{Kind: EventTurnStarted, Text: p.text, Images: p.images})
 	a.refreshExternal(t.ctx)
-	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text}, Event{})
+	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text, Images: p.images}, Event{})
 	fin := t.loop()
 
 	// The turn is over before consumers hear of it, so one that submits the

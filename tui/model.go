@@ -139,6 +139,9 @@ type model struct {
 
 	shell        *shellRun
 	shellContext []shellDone
+	// pastedImages are pictures pasted with ctrl+v, sent with the next
+	// message (their chips show above the input).
+	pastedImages []provider.Image
 
 	quitting bool
 
@@ -362,6 +365,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onKey(msg)
 	case tea.PasteMsg:
 		cmd = m.onPaste(msg.Content)
+	case clipImageMsg:
+		cmd = m.onClipImage(msg)
 	case tea.MouseWheelMsg:
 		m.scrollBy(wheelDelta(msg.Button))
 	case tea.ResumeMsg:

@@ -110,4 +110,3 @@ func (c *cli) reportMCPFailures(ctx context.Context, m *mcp.Manager, w io.Writer
 		}
 	}
 }
-

@@ -67,6 +67,8 @@ use --approval auto-edit or full-auto, or allow rules in config.toml.
   --max-cost USD          stop the turn once it cost this much (needs the model's prices in config.toml)
   --max-requests N        stop the turn after N model requests
   --max-duration D        stop the turn after D (e.g. 10m); a running request or tool is interrupted
+  --image PATH            attach an image (png, jpeg, gif, webp) to the prompt; repeatable. Scaled to
+                          2048 px on the long side and 5 MB; the model must accept images
 
 Every run is recorded as a session under $TERN_HOME/sessions (docs/sessions.md).
 

@@ -175,7 +175,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			cleanup()
 		}
 	}()
-	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	reg := tools.DefaultRegistryWith(ws, c.environ, tools.RegistryOptions{
+		Shell:    shell,
+		WebFetch: tools.WebFetchOptions{AllowPrivate: cfg.WebFetchAllowPrivate.V},
+	})
 	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive, opts.mcp)
 	defer func() {
 		if !done && mcpServers != nil {
@@ -251,6 +254,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
 		LookupWindow:  lookupWindow,
 		ModelInfo:     modelInfo(cfg, offline),
+		Vision:        func(m string) *bool { return cfg.ModelSettings(m).Vision },
 		AssumedWindow: cfg.DefaultContextWindow.V,
 		Prices:        func(m string) *agent.Prices { return modelPrices(cfg.ModelSettings(m)) },
 		Effort:        cfg.ReasoningEffort.V,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
 )
@@ -91,6 +92,14 @@ func (f *fakeService) Run(ctx context.Context) {
 }
 
 func (f *fakeService) Events() <-chan agent.Event { return f.events }
+
+// AttachImage attaches no pictures.
+func (f *fakeService) AttachImage(string) (provider.Image, error) {
+	return provider.Image{}, app.ErrUnavailable
+}
+
+// SubmitImages records the text; the pictures are not looked at.
+func (f *fakeService) SubmitImages(text string, _ []provider.Image) error { return f.Submit(text) }
 
 func (f *fakeService) Submit(text string) error {
 	f.mu.Lock()

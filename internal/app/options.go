@@ -62,6 +62,9 @@ type Options struct {
 	// its window, list prices, reasoning efforts and image support; nil
 	// without a database.
 	ModelInfo func(model string) (models.Info, bool)
+	// Vision is a model's configured image support (config vision); nil
+	// (or a nil answer) leaves it to the model database.
+	Vision func(model string) *bool
 	// AssumedWindow is the window assumed for a model nothing knows the
 	// window of (default_context_window); 0 is AssumedContextWindow.
 	AssumedWindow int

@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
 
@@ -35,6 +36,8 @@ type Conversation interface {
 	Events() <-chan agent.Event
 	// Submit sends a user message; agent.ErrBusy while a turn runs.
 	Submit(text string) error
+	// SubmitImages sends a user message with pictures attached.
+	SubmitImages(text string, images []provider.Image) error
 	// Cancel stops the running turn, as Esc does.
 	Cancel()
 	// Compact replaces the conversation with a summary the model writes,
@@ -153,6 +156,9 @@ type Workspace interface {
 	// Attach reads an @-mentioned file for the model, clamped, secrets
 	// refused.
 	Attach(path string) (string, error)
+	// AttachImage reads an @-mentioned or pasted picture, with read_file's
+	// guards, scaled for the model.
+	AttachImage(path string) (provider.Image, error)
 	// Files lists up to max workspace files for the @-mention picker.
 	Files(ctx context.Context, max int) ([]string, error)
 	// Remember adds a `#` line to the project's AGENTS.md and returns the

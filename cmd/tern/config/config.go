@@ -92,6 +92,9 @@ type Config struct {
 	// Mouse turns mouse capture on when the interface starts (/mouse
 	// toggles it).
 	Mouse Value[bool]
+	// WebFetchAllowPrivate lets web_fetch reach loopback, private,
+	// link-local and metadata addresses (web_fetch_allow_private).
+	WebFetchAllowPrivate Value[bool]
 	// TitleModel is the model that names sessions; empty: the session's.
 	TitleModel Value[string]
 	// MCPServers are config.toml's [mcp_servers.*], sorted by name.
@@ -124,6 +127,9 @@ type ModelSettings struct {
 	PriceOutput      float64 `toml:"price_output"`
 	// Headers are extra HTTP headers sent with requests for this model.
 	Headers map[string]string `toml:"headers"`
+	// Vision says whether the model accepts image input; nil leaves it to
+	// the model database.
+	Vision *bool `toml:"vision"`
 }
 
 // ModelSettings returns the settings for a model id (zero when there are none).

@@ -44,6 +44,8 @@ type fileConfig struct {
 	LSP       *lspSetting `toml:"lsp"`
 	LSPWait   *string     `toml:"lsp_wait"`
 	LSPSettle *string     `toml:"lsp_settle"`
+	// WebFetchAllowPrivate lets web_fetch reach private addresses.
+	WebFetchAllowPrivate *bool `toml:"web_fetch_allow_private"`
 
 	// What tern knows of models (modelfacts.go).
 	DefaultContextWindow *int    `toml:"default_context_window"`

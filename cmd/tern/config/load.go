@@ -194,6 +194,10 @@ func Load(in Inputs) (*Config, error) {
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
 	errs = append(errs, c.resolveMCP(fc, file)...)
+	c.WebFetchAllowPrivate = Value[bool]{Source: Source{Kind: SourceDefault}}
+	if fc.WebFetchAllowPrivate != nil {
+		c.WebFetchAllowPrivate = Value[bool]{V: *fc.WebFetchAllowPrivate, Source: file}
+	}
 	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
 	c.Models = fc.Models
 	if c.Models == nil {

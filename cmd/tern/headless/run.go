@@ -18,6 +18,7 @@ type Agent interface {
 	Run(ctx context.Context)
 	Events() <-chan agent.Event
 	Submit(text string) error
+	SubmitImages(text string, images []provider.Image) error
 	Cancel()
 }
 
@@ -25,6 +26,8 @@ type Agent interface {
 type Options struct {
 	Agent  Agent
 	Prompt string
+	// Images are attached to the prompt (tern run --image).
+	Images []provider.Image
 	// JSON selects the JSON Lines protocol on Stdout instead of the final text.
 	JSON    bool
 	Session Session
@@ -72,7 +75,7 @@ func Run(ctx context.Context, opts Options) (agent.FinishReason, error) {
 	}()
 
 	r.emit(r.proj.Start())
-	if err := opts.Agent.Submit(opts.Prompt); err != nil {
+	if err := opts.Agent.SubmitImages(opts.Prompt, opts.Images); err != nil {
 		return 0, fmt.Errorf("start the turn: %w", err)
 	}
 	interrupt := ctx.Done()
