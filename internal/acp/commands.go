@@ -70,7 +70,7 @@ func (s *session) command(name, args string) (sdk.PromptResponse, error) {
 		if args != "" {
 			text += "\n\nThe user adds: " + args
 		}
-		return s.turn(text, nil)
+		return s.turn(text, nil, nil)
 	case "compact":
 		return s.compact(args)
 	case "plan":

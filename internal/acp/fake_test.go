@@ -38,6 +38,8 @@ type fakeService struct {
 	replay     []agent.Event
 	attach     map[string]string
 
+	// images are the pictures of each SubmitImages.
+	images [][]provider.Image
 	// script plays a turn; it returns how the turn ended.
 	script func(t *fakeTurn) agent.Finish
 	ranOut chan struct{}
@@ -98,8 +100,13 @@ func (f *fakeService) AttachImage(string) (provider.Image, error) {
 	return provider.Image{}, app.ErrUnavailable
 }
 
-// SubmitImages records the text; the pictures are not looked at.
-func (f *fakeService) SubmitImages(text string, _ []provider.Image) error { return f.Submit(text) }
+// SubmitImages records the text and the pictures.
+func (f *fakeService) SubmitImages(text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.images = append(f.images, images)
+	f.mu.Unlock()
+	return f.Submit(text)
+}
 
 func (f *fakeService) Submit(text string) error {
 	f.mu.Lock()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider"
 )
 
 // session is one ACP session: a running app.Service, the projection of its
@@ -161,15 +162,15 @@ func (s *session) prompt(blocks []sdk.ContentBlock) (sdk.PromptResponse, error) 
 	if name, args, ok := command(blocks); ok {
 		return s.command(name, args)
 	}
-	text, notes, err := userMessage(s.svc, s.cwd, blocks)
+	text, images, notes, err := userMessage(s.svc, s.cwd, blocks)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	return s.turn(text, notes)
+	return s.turn(text, images, notes)
 }
 
-// turn submits text and waits for the turn to end.
-func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) {
+// turn submits text (with images) and waits for the turn to end.
+func (s *session) turn(text string, images []provider.Image, notes []string) (sdk.PromptResponse, error) {
 	ch, err := s.hold(agent.EventTurnFinished)
 	if err != nil {
 		return sdk.PromptResponse{}, err
@@ -178,7 +179,7 @@ func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) 
 	for _, n := range notes {
 		s.send(sdk.UpdateAgentMessageText("> not attached: " + n + "\n\n"))
 	}
-	if err := s.svc.Submit(text); err != nil {
+	if err := s.svc.SubmitImages(text, images); err != nil {
 		if errors.Is(err, agent.ErrBusy) {
 			return sdk.PromptResponse{}, busy()
 		}
