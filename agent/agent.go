@@ -221,7 +221,7 @@ func New(opts Options) (*Agent, error) {
 	}
 	var task *taskTool
 	if opts.Subagents != nil {
-		tt := newTaskTool(opts.Subagents)
+		tt := newTaskTool(opts.Subagents, opts.External != nil && opts.TrustReadOnlyMCP)
 		task = &tt
 		s := tt.Spec()
 		ps = append(ps, provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
