@@ -98,7 +98,8 @@ type Options struct {
 	// at each turn's start and offered after the registry's.
 	External tools.Source
 	// TrustReadOnlyMCP lets the read-only policy run MCP tools their
-	// server marks read-only (mcp_trust_read_only).
+	// server marks read-only (mcp_trust_read_only); only with it do those
+	// tools run in parallel with other reads and reach subagents.
 	TrustReadOnlyMCP bool
 	// Subagents offers the task tool, which starts a subagent; nil offers
 	// none (and a subagent's own agent has none).
@@ -222,7 +223,7 @@ func New(opts Options) (*Agent, error) {
 	}
 	var task *taskTool
 	if opts.Subagents != nil {
-		tt := newTaskTool(opts.Subagents)
+		tt := newTaskTool(opts.Subagents, opts.External != nil && opts.TrustReadOnlyMCP)
 		task = &tt
 		s := tt.Spec()
 		ps = append(ps, provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
