@@ -120,7 +120,7 @@ func (m *model) send() tea.Cmd {
 		hcmd := m.appendHistory(value)
 		m.pal = nil
 		line := strings.TrimSpace(value)
-		if !knownCommand(line) {
+		if !m.knownCommand(line) {
 			m.unknownCommand(line)
 			return hcmd
 		}

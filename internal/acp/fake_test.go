@@ -12,6 +12,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -35,6 +36,7 @@ type fakeService struct {
 	opened     string
 	replay     []agent.Event
 	attach     map[string]string
+	custom     []commands.Command
 
 	// script plays a turn; it returns how the turn ended.
 	script func(t *fakeTurn) agent.Finish

@@ -45,6 +45,8 @@ type Session struct {
 	modelInfo func(model string) (models.Info, bool)
 	prices    func(model string) *agent.Prices
 	// effort is the reasoning effort chosen ("": the model's default).
+	// home is $TERN_HOME ("": none), where the user's commands are.
+	home string
 	effortMu sync.Mutex
 	effort   string
 }
@@ -65,6 +67,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
 		modelInfo: opts.ModelInfo, prices: opts.Prices, effort: opts.Effort,
+		home: opts.Home,
 	}
 	s.window = &windowSource{
 		configured: func(m string) int { return windowOf(opts.Window, m) },
