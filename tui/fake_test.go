@@ -70,9 +70,9 @@ type fakeBackend struct {
 	shell              func(ctx context.Context, command string, output func(text string, stderr bool)) (int, error)
 	attach             func(path string) (string, error)
 	// custom are the custom commands Commands reads.
-	custom []commands.Command
-	files              func(ctx context.Context, max int) ([]string, error)
-	remember           func(line string) (string, error)
+	custom   []commands.Command
+	files    func(ctx context.Context, max int) ([]string, error)
+	remember func(line string) (string, error)
 
 	// info and prices answer ModelInfo and Prices; nil: the model is
 	// unknown, not priced. effort is the effort chosen (SetEffort).

@@ -46,7 +46,7 @@ type Session struct {
 	prices    func(model string) *agent.Prices
 	// effort is the reasoning effort chosen ("": the model's default).
 	// home is $TERN_HOME ("": none), where the user's commands are.
-	home string
+	home     string
 	effortMu sync.Mutex
 	effort   string
 }
