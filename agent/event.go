@@ -6,6 +6,7 @@ import (
 
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // EventKind is the closed set of semantic events the agent emits. Consumers
@@ -68,6 +69,10 @@ const (
 	// replaces messages rather than appending: EventCompactionFinished
 	// reports it.
 	EventMessageAppended
+	// EventHook reports one run of a configured hook (Hook): its event,
+	// command, exit and time. Hook.Warning says whether the user must be
+	// told of it.
+	EventHook
 )
 
 // String names the kind for logs and test failures.
@@ -109,6 +114,8 @@ func (k EventKind) String() string {
 		return "compaction_finished"
 	case EventMessageAppended:
 		return "message_appended"
+	case EventHook:
+		return "hook"
 	}
 	return "unknown"
 }
@@ -157,6 +164,8 @@ type Event struct {
 	// Message is the message EventMessageAppended added to the
 	// conversation; consumers must not change it.
 	Message *provider.Message
+	// Hook is the run of EventHook.
+	Hook *hooks.Run
 	// Interrupted marks the EventMessageAppended of an answer cut short (by
 	// Cancel or the turn's time budget): Message holds the partial text
 	// with the interrupted mark and no calls, Text the partial text alone.

@@ -103,6 +103,9 @@ func (t *turn) runCalls(calls []*preparedCall) error {
 			res = *guarded
 		default:
 			res = t.execute(pc)
+			if res.Status != tools.StatusDenied {
+				t.afterToolHooks(pc, res)
+			}
 		}
 		// The one way a result reaches the conversation, the session log
 		// and the card: credentials in it are redacted here.
@@ -144,6 +147,9 @@ func (t *turn) execute(pc *preparedCall) ToolResult {
 	if err := tools.Validate(spec.Parameters, pc.args); err != nil {
 		return errorResult("invalid arguments", fmt.Sprintf("The call to %s was not run: the arguments do not match its parameters: %v.\n%s",
 			spec.Name, err, expected(spec)))
+	}
+	if denied := t.beforeToolHooks(pc); denied != nil {
+		return *denied
 	}
 	r := t.a.judge(pc.tool, spec.Name, pc.args, t.a.Policy())
 	switch r.Verdict {

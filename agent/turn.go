@@ -9,6 +9,10 @@ import (
 	"github.com/ternhq/tern/tools"
 )
 
+// ErrPromptRefused is wrapped by the error of a turn whose prompt a prompt
+// hook refused (exit 2): nothing was sent.
+var ErrPromptRefused = errors.New("a prompt hook refused the prompt; nothing was sent")
+
 // ErrStepLimit is wrapped by the error of a turn stopped by the step limit.
 var ErrStepLimit = errors.New("step limit reached")
 
@@ -61,8 +65,15 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 
 	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
-	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text}, Event{})
-	fin := t.loop()
+	var fin Finish
+	if text, refused := t.promptHooks(p.text); refused != nil {
+		// The prompt is not sent: the hook's stderr says why, to the user.
+		fin = t.finish(FinishFailed, fmt.Errorf("%w (%s): %s", ErrPromptRefused, refused.Hook.Command, hookReason(*refused)))
+	} else {
+		t.appendMessage(provider.Message{Role: provider.RoleUser, Content: text}, Event{})
+		fin = t.loop()
+		t.turnEndHooks()
+	}
 
 	// The turn is over before consumers hear of it, so one that submits the
 	// next message on EventTurnFinished is not refused as busy.

@@ -195,6 +195,10 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 		}
 	case agent.EventCompactionStarted, agent.EventCompactionFinished:
 		// The conversation shrank; the editor's transcript stays as it is.
+	case agent.EventHook:
+		if ev.Hook != nil && ev.Hook.Warning() != "" {
+			p.emit(sdk.UpdateAgentMessageText("\n> warning: " + ev.Hook.Warning() + "\n\n"))
+		}
 	case agent.EventMessageAppended:
 		// The conversation's record: the editor already has each part from
 		// the chunks and tool calls that streamed it.

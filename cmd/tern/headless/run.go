@@ -117,6 +117,8 @@ func (r *runner) handle(ev agent.Event) {
 		// of the answer given for nobody.
 		r.stderrf("%s", r.denied.requested(ev.Approval))
 	case ev.Kind == agent.EventApprovalResolved && !ev.Decision.Auto:
+	case ev.Kind == agent.EventHook && ev.Hook != nil && ev.Hook.Warning() != "":
+		r.stderrf("tern run: warning: %s", ev.Hook.Warning())
 	case refused != "":
 		r.stderrf("%s", refused)
 	case r.opts.Progress:
