@@ -14,6 +14,8 @@ import (
 // session service wraps to add the session id).
 type Hooks interface {
 	Run(ctx context.Context, in hooks.Input) []hooks.Run
+	// Hooks lists the configured hooks, for /permissions.
+	Hooks() []hooks.Hook
 }
 
 // runHooks runs the hooks of in.Event and reports each run as EventHook.

@@ -119,6 +119,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	ao.ContextWindow, _ = s.window.known(model)
 	ao.BeforeRequest = recordGate(s.log, logFailed)
 	ao.BeforeTool = recordGate(s.log, logFailed)
+	if opts.Hooks != nil {
+		ao.Hooks = sessionHooks{runner: opts.Hooks, id: s.ID}
+	}
 	a, err := agent.New(ao)
 	if err != nil {
 		_ = s.log.close()
