@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // Defaults for settings nobody configured.
@@ -90,6 +92,9 @@ type Config struct {
 	// ReasoningEffort is the reasoning effort sent to models that reason
 	// (--effort, reasoning_effort); empty: the model's default.
 	ReasoningEffort Value[string]
+
+	// Hooks are config.toml's [[hooks]], with where each is written.
+	Hooks []hooks.Hook
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.

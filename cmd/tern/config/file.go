@@ -47,6 +47,9 @@ type fileConfig struct {
 	FirstTokenTimeout *string `toml:"first_token_timeout"`
 	StreamIdleTimeout *string `toml:"stream_idle_timeout"`
 	MaxAnswerBytes    *int    `toml:"max_answer_bytes"`
+
+	// Hooks are the user's hooks (hooks.go).
+	Hooks []HookSettings `toml:"hooks"`
 }
 
 // onOff is a switch written as a boolean or as "on"/"off" (sandbox = "off").
