@@ -13,6 +13,7 @@ Usage:
   tern sessions export ID [PATH]
                               write a session as Markdown to stdout or PATH
   tern doctor [flags]         check the configuration and the gateway
+  tern hooks [list|approve]   the configured hooks; approve this workspace's .tern/config.toml
   tern --version              print the version
 
 Interface flags:

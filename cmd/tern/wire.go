@@ -233,6 +233,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Redact:        redact,
 		Notify:        func(s string) { c.printf(opts.notices, "tern: %s\n", s) },
 		Debug:         debugLog(cfg.Home.V, redact),
+		Hooks:         c.hooksRunner(cfg, ws.Root, opts.notices),
 	})
 	if err != nil {
 		return nil, err
