@@ -136,7 +136,10 @@ func (r Run) OK() bool { return r.Err == nil && !r.TimedOut && r.Exit == 0 }
 // blocked (any other exit, a crash, a timeout, or an exit 2 where it
 // means nothing); "" otherwise.
 func (r Run) Warning() string {
-	where := fmt.Sprintf("hook %s (%s, %s)", r.Hook.Command, r.Event, r.Hook.Where())
+	where := fmt.Sprintf("hook %s (%s)", r.Hook.Command, r.Event)
+	if w := r.Hook.Where(); w != "" {
+		where = fmt.Sprintf("hook %s (%s, %s)", r.Hook.Command, r.Event, w)
+	}
 	switch {
 	case r.Err != nil:
 		return fmt.Sprintf("%s could not run: %v", where, r.Err)
