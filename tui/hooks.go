@@ -24,7 +24,14 @@ func (b *hookBlock) render(rc *renderCtx) []string {
 	if w == "" {
 		return nil
 	}
-	return []string{rc.th.warn.Render(truncate("⚠ "+sanitize.Clean(w), rc.width)), ""}
+	var out []string
+	for i, l := range wrap("⚠ "+sanitize.Clean(w), rc.width-2) {
+		if i > 0 {
+			l = "  " + l
+		}
+		out = append(out, rc.th.warn.Render(l))
+	}
+	return append(out, "")
 }
 
 // fullView is what the transcript view shows for the block.
