@@ -526,7 +526,7 @@ turn:
 			case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 				agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 				agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended:
+				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook:
 			}
 		case <-timeout:
 			t.Fatal("the turn did not finish within a minute")
