@@ -429,7 +429,7 @@ func onlyStreamed(evs []agent.Event) bool {
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
-			agent.EventCompactionStarted, agent.EventCompactionFinished:
+			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventHook:
 			return false
 		}
 	}

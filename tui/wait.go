@@ -67,7 +67,7 @@ func (m *model) onWaitEvent(ev agent.Event) {
 		m.wait.compacting = time.Time{}
 		m.wait.enter(waitWorking, now)
 	case agent.EventToolCallReady, agent.EventApprovalRequested, agent.EventApprovalResolved,
-		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError,
+		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError, agent.EventHook,
 		agent.EventMessageAppended:
 		// The dialog and running tools are read from their own state.
 	}
