@@ -417,6 +417,7 @@ var (
 		"UndoRewind":         "reverses a rewind, inside the workspace",
 		"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
 		"Rename":             "records the title the user typed in the session log; nothing is read",
+		"Commands":           "custom command files the user or project wrote (.tern/commands, TERN_HOME/commands): regular files only, never links; their @-mentions go through Attach",
 	}
 )
 

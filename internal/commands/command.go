@@ -3,6 +3,7 @@ package commands
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -147,6 +148,12 @@ func loadDir(dir string, src Source) ([]Command, error) {
 		if !strings.EqualFold(filepath.Ext(path), ".md") {
 			return nil
 		}
+		if !d.Type().IsRegular() {
+			// A link could make any file the prompt (~/.ssh/id_ed25519
+			// as .tern/commands/x.md): commands are plain files only.
+			errs = append(errs, fmt.Errorf("%s: not a regular file (links are not followed)", path))
+			return nil
+		}
 		c, err := readFile(dir, path, src)
 		if err != nil {
 			errs = append(errs, err)
@@ -164,14 +171,14 @@ func loadDir(dir string, src Source) ([]Command, error) {
 
 // readFile reads one command file.
 func readFile(dir, path string, src Source) (Command, error) {
-	info, err := os.Stat(path)
+	info, err := os.Lstat(path)
 	if err != nil {
 		return Command{}, fmt.Errorf("read command: %w", err)
 	}
 	if info.Size() > maxFileBytes {
 		return Command{}, fmt.Errorf("%s: larger than %d KiB", path, maxFileBytes>>10)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readRegular(path)
 	if err != nil {
 		return Command{}, fmt.Errorf("read command: %w", err)
 	}
@@ -220,4 +227,26 @@ func frontMatter(text string) (map[string]string, string) {
 		meta[strings.ToLower(strings.TrimSpace(k))] = v
 	}
 	return map[string]string{}, text // no closing line: not front matter
+}
+
+// readRegular reads path, refusing anything but a regular file at the
+// moment it is opened (a file swapped for a link since the walk).
+func readRegular(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	lst, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || !lst.Mode().IsRegular() || !os.SameFile(info, lst) {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 }

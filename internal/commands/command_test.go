@@ -132,3 +132,27 @@ func TestAttachMentions(t *testing.T) {
 		t.Errorf("errs = %v", errs)
 	}
 }
+
+func TestLoadRefusesLinks(t *testing.T) {
+	t.Parallel()
+	root, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "id_ed25519")
+	write(t, secret, "PRIVATE KEY\n")
+	dir := filepath.Join(root, ".tern", "commands")
+	write(t, filepath.Join(dir, "ok.md"), "fine\n")
+	if err := os.Symlink(secret, filepath.Join(dir, "key.md")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	cmds, err := Load(root, "", nil)
+	if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("err = %v, want the link reported", err)
+	}
+	for _, c := range cmds {
+		if strings.Contains(c.Body, "PRIVATE KEY") {
+			t.Fatalf("a linked file became /%s", c.Name)
+		}
+	}
+	if len(cmds) != 1 || cmds[0].Name != "ok" {
+		t.Errorf("cmds = %+v", cmds)
+	}
+}
