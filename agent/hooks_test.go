@@ -132,6 +132,9 @@ func TestHookPromptRefused(t *testing.T) {
 	if fin.Reason != FinishFailed || fin.Err == nil || !strings.Contains(fin.Err.Error(), "no secrets in prompts") {
 		t.Errorf("finish %+v", fin)
 	}
+	if st := eventsOf(evs, EventTurnStarted); len(st) != 1 || st[0].Text != PromptRefusedMark {
+		t.Errorf("the refused prompt's text reached the turn's start: %+v", st)
+	}
 	if n := len(h.prov.Requests()); n != 0 {
 		t.Errorf("%d requests sent after the prompt was refused", n)
 	}

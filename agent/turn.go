@@ -13,6 +13,10 @@ import (
 // hook refused (exit 2): nothing was sent.
 var ErrPromptRefused = errors.New("a prompt hook refused the prompt; nothing was sent")
 
+// PromptRefusedMark stands for a prompt a prompt hook refused, in the
+// turn's EventTurnStarted (and so in the session log) instead of its text.
+const PromptRefusedMark = "[a prompt refused by a hook]"
+
 // ErrStepLimit is wrapped by the error of a turn stopped by the step limit.
 var ErrStepLimit = errors.New("step limit reached")
 
@@ -64,12 +68,16 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 		defer stop()
 	}
 
-	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
+	// The prompt hooks run first: a prompt one refuses is not sent, nor
+	// recorded (the turn's text, which names the session, is a mark).
+	text, refused := t.promptHooks(p.text)
 	var fin Finish
-	if text, refused := t.promptHooks(p.text); refused != nil {
-		// The prompt is not sent: the hook's stderr says why, to the user.
+	if refused != nil {
+		t.emit(Event{Kind: EventTurnStarted, Text: PromptRefusedMark})
+		// The hook's stderr says why, to the user.
 		fin = t.finish(FinishFailed, fmt.Errorf("%w (%s): %s", ErrPromptRefused, refused.Hook.Command, hookReason(*refused)))
 	} else {
+		t.emit(Event{Kind: EventTurnStarted, Text: p.text})
 		t.appendMessage(provider.Message{Role: provider.RoleUser, Content: text}, Event{})
 		fin = t.loop()
 		t.turnEndHooks()
