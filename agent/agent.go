@@ -97,6 +97,19 @@ type Options struct {
 	// Hooks, when set, runs the user's hooks around tool calls, on each
 	// prompt, at each turn's end and before the first prompt (hooks.go).
 	Hooks Hooks
+	// External offers tools that come and go (MCP servers); they are read
+	// at each turn's start and offered after the registry's.
+	External tools.Source
+	// TrustReadOnlyMCP lets the read-only policy run MCP tools their
+	// server marks read-only (mcp_trust_read_only).
+	TrustReadOnlyMCP bool
+	// Subagents offers the task tool, which starts a subagent; nil offers
+	// none (and a subagent's own agent has none).
+	Subagents *Subagents
+	// MaxParallel is how many calls of one answer that only read, or
+	// start a subagent, run at once; 0 means DefaultMaxParallel and 1 runs
+	// every call one after another.
+	MaxParallel int
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -149,11 +162,23 @@ type Agent struct {
 
 	// meter measures each model request; only Run's goroutine uses it.
 	meter meter
+	// ext are the tools of Options.External offered in this turn.
+	ext externalState
+	// subagent is set on the child agent of a task call, and label names
+	// it in its approval requests.
+	subagent bool
+	label    string
+	// task is the task tool when Options.Subagents offers it.
+	task *taskTool
+	// askMu makes approvals one at a time across the calls of an answer
+	// and the subagents they start (who share their parent's).
+	askMu *sync.Mutex
 }
 
 // pendingTurn is a submitted message Run has not started yet.
 type pendingTurn struct {
 	text      string
+	images    []provider.Image
 	cancelled bool
 	// compact makes it a /compact request; text is the focus.
 	compact bool
@@ -198,7 +223,19 @@ func New(opts Options) (*Agent, error) {
 	for i, s := range specs {
 		ps[i] = provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
 	}
+	if opts.MaxParallel < 0 {
+		return nil, errors.New("agent: max_parallel must not be negative")
+	}
+	var task *taskTool
+	if opts.Subagents != nil {
+		tt := newTaskTool(opts.Subagents)
+		task = &tt
+		s := tt.Spec()
+		ps = append(ps, provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+	}
 	a := &Agent{
+		task:       task,
+		askMu:      &sync.Mutex{},
 		opts:       opts,
 		specs:      ps,
 		approvals:  judge,
@@ -218,6 +255,7 @@ func New(opts Options) (*Agent, error) {
 		}
 		a.grants[g] = true
 	}
+	a.ext.builtin = ps
 	a.messages = append(a.initialMessages(), cloneMessages(opts.History)...)
 	a.noteIDsLocked(opts.History)
 	a.opts.History, a.opts.Grants = nil, nil // held in messages and grants now
@@ -262,7 +300,13 @@ func (a *Agent) Events() <-chan Event { return a.events }
 // Submit starts a turn with a user message. It returns ErrBusy while a turn
 // is running and ErrStopped after Run has returned.
 func (a *Agent) Submit(text string) error {
-	if strings.TrimSpace(text) == "" {
+	return a.SubmitImages(text, nil)
+}
+
+// SubmitImages is Submit with pictures attached to the message, sent after
+// its text (prepared to the gateways' limits by the caller).
+func (a *Agent) SubmitImages(text string, images []provider.Image) error {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return errors.New("the message is empty: type something to send")
 	}
 	a.mu.Lock()
@@ -270,7 +314,7 @@ func (a *Agent) Submit(text string) error {
 	if err := a.admitLocked(); err != nil {
 		return err
 	}
-	a.start(&pendingTurn{text: a.takePlanNoteLocked(text)})
+	a.start(&pendingTurn{text: a.takePlanNoteLocked(text), images: images})
 	return nil
 }
 

@@ -72,6 +72,10 @@ type ApprovalRequest struct {
 	// Keep is true for a question about a change a shell command already
 	// made to protected files: allowing keeps it, denying reverts it.
 	Keep bool
+	// Subagent names the subagent that asks ("subagent: <task description>"
+	// for the default one, "subagent <name>" for a custom one); "" when the
+	// session's agent asks.
+	Subagent string
 
 	once  sync.Once
 	reply chan Decision

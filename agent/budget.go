@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/ternhq/tern/provider"
@@ -59,9 +60,12 @@ func (b Budget) Validate() error {
 	return nil
 }
 
-// spend is what a turn has used of its budget.
+// spend is what a turn has used of its budget. The turn's subagents
+// share it (they run on goroutines of their own), so it is locked.
 type spend struct {
-	budget   Budget
+	budget Budget
+
+	mu       sync.Mutex
 	requests int
 	cost     float64
 }
@@ -69,14 +73,32 @@ type spend struct {
 // add counts one request's usage.
 func (s *spend) add(u provider.Usage) {
 	if s.budget.Prices != nil {
+		s.mu.Lock()
 		s.cost += s.budget.Prices.Cost(u)
+		s.mu.Unlock()
 	}
+}
+
+// request counts one model request sent.
+func (s *spend) request() {
+	s.mu.Lock()
+	s.requests++
+	s.mu.Unlock()
+}
+
+// totals returns the requests sent and their cost so far.
+func (s *spend) totals() (int, float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests, s.cost
 }
 
 // exceeded returns the error that stops the turn before another request,
 // or nil while the budget allows one.
 func (s *spend) exceeded() error {
 	b := s.budget
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	switch {
 	case b.MaxRequests > 0 && s.requests >= b.MaxRequests:
 		noun := "requests"

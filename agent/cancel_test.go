@@ -166,7 +166,9 @@ func TestCancelDuringToolRun(t *testing.T) {
 		<-ctx.Done()
 		return tools.Result{Status: tools.StatusError, Output: "partial\n", Summary: "killed"}
 	}
-	h := newHarness(t, tools.NewRegistry(read), nil, calls("read_file", `{"path":"a"}`, "read_file", `{"path":"b"}`))
+	// One at a time: the second read is still waiting when the first is cancelled.
+	h := newHarness(t, tools.NewRegistry(read), func(o *Options) { o.MaxParallel = 1 },
+		calls("read_file", `{"path":"a"}`, "read_file", `{"path":"b"}`))
 	evs := h.turn("go", func(ev Event) {
 		if ev.Kind == EventToolOutput {
 			h.a.Cancel()

@@ -119,7 +119,7 @@ func (a *Agent) runCompact(runCtx context.Context, p *pendingTurn) {
 		cancel()
 	}
 	a.pending = nil
-	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns}
+	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: &spend{}}
 	a.mu.Unlock()
 
 	ev, ok := t.compact(false, p.text, 0)

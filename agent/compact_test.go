@@ -148,8 +148,14 @@ func TestCompactKeepsPinnedContentAndShrinksTheNextRequest(t *testing.T) {
 // autoScripts makes a two-turn conversation whose second turn crosses the
 // threshold once the results of its tool call are in.
 func autoScripts() []script {
+	// The second read asks for another file: the same one would be
+	// answered "unchanged since call" and not cross the threshold.
 	big := func(p int) script {
-		s := calls("read_file", `{"path":"big.go"}`)
+		args := `{"path":"big.go"}`
+		if p > 20 {
+			args = `{"path":"big2.go"}`
+		}
+		s := calls("read_file", args)
 		s.Deltas[len(s.Deltas)-2] = usage(p, 7)
 		return s
 	}

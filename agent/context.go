@@ -31,7 +31,10 @@ func (c ContextBytes) Total() int {
 // to Memory.
 func (a *Agent) ContextBytes(memoryBytes int) ContextBytes {
 	var c ContextBytes
-	if spec, err := json.Marshal(a.specs); err == nil {
+	a.mu.Lock()
+	specs := a.specs
+	a.mu.Unlock()
+	if spec, err := json.Marshal(specs); err == nil {
 		c.Tools = len(spec)
 	}
 	for _, m := range a.Messages() {

@@ -73,6 +73,17 @@ const (
 	// command, exit and time. Hook.Warning says whether the user must be
 	// told of it.
 	EventHook
+	// EventSubagent carries an event of the subagent a task call started:
+	// Call is the parent's task call, Agent names the subagent ("" for
+	// the default one) and Sub is the child's event, whose Turn counts the
+	// child's turns. Every event of a child arrives this way, from its
+	// EventTurnStarted (the task's prompt) to its EventTurnFinished, so a
+	// consumer can show the child's conversation under the task, record it
+	// apart from the parent's and meter its requests (EventUsage and
+	// EventRequest inside) as its own. An EventApprovalRequested inside
+	// must be answered like the parent's. Children never nest deeper:
+	// they have no task tool.
+	EventSubagent
 )
 
 // String names the kind for logs and test failures.
@@ -116,6 +127,8 @@ func (k EventKind) String() string {
 		return "message_appended"
 	case EventHook:
 		return "hook"
+	case EventSubagent:
+		return "subagent"
 	}
 	return "unknown"
 }
@@ -130,6 +143,8 @@ type Event struct {
 	// short without its interrupted mark (EventMessageAppended with
 	// Interrupted).
 	Text string
+	// Images are the pictures attached to the user message (TurnStarted).
+	Images []provider.Image
 	// Stderr marks an EventToolOutput chunk that the command wrote to its
 	// standard error.
 	Stderr bool
@@ -166,6 +181,10 @@ type Event struct {
 	Message *provider.Message
 	// Hook is the run of EventHook.
 	Hook *hooks.Run
+	// Sub is the subagent's event for EventSubagent.
+	Sub *Event
+	// Agent names the subagent of EventSubagent; "" is the default one.
+	Agent string
 	// Interrupted marks the EventMessageAppended of an answer cut short (by
 	// Cancel or the turn's time budget): Message holds the partial text
 	// with the interrupted mark and no calls, Text the partial text alone.
@@ -192,6 +211,9 @@ type ToolResult struct {
 	// Sandboxed is true when run_shell's sandbox may have refused part of
 	// the command (it failed with a permission error while confined).
 	Sandboxed bool
+	// Diagnostics counts the language server's problems an edit left,
+	// "2 errors, 1 warning"; empty when there are none.
+	Diagnostics string
 }
 
 // Retry describes a failed model call that is being tried again: by the

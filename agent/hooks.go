@@ -18,6 +18,24 @@ type Hooks interface {
 	Hooks() []hooks.Hook
 }
 
+// toolHooks are the hooks a subagent runs: the tool events, so that a
+// before_tool hook's denial holds for its calls too. The prompt, turn_end
+// and session_start hooks belong to the session, that is the parent.
+type toolHooks struct{ session Hooks }
+
+// Run runs the hooks of the tool events only.
+func (h toolHooks) Run(ctx context.Context, in hooks.Input) []hooks.Run {
+	switch in.Event {
+	case hooks.BeforeTool, hooks.AfterTool:
+		return h.session.Run(ctx, in)
+	case hooks.Prompt, hooks.TurnEnd, hooks.SessionStart:
+	}
+	return nil
+}
+
+// Hooks lists the session's hooks.
+func (h toolHooks) Hooks() []hooks.Hook { return h.session.Hooks() }
+
 // runHooks runs the hooks of in.Event and reports each run as EventHook.
 func (t *turn) runHooks(in hooks.Input) []hooks.Run {
 	if t.a.opts.Hooks == nil {

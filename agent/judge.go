@@ -37,13 +37,15 @@ func ParsePolicy(s string) (Policy, error) { return approval.ParsePolicy(s) }
 // home directory.
 func newJudge(opts Options, home string) (*approval.Judge, error) {
 	return approval.New(approval.Config{Workspace: opts.Workspace, Rules: opts.Rules, Tools: opts.Tools.Names(),
-		Home: home, TernHome: opts.TernHome, SkipApprovals: opts.SkipApprovals})
+		Home: home, TernHome: opts.TernHome, SkipApprovals: opts.SkipApprovals, TrustReadOnlyMCP: opts.TrustReadOnlyMCP})
 }
 
 // judge asks the approval engine about a call under policy, with the
 // session's grants.
 func (a *Agent) judge(t tools.Tool, name string, args json.RawMessage, policy Policy) approval.Ruling {
-	return a.approvals.Decide(approval.Call{Tool: name, Kind: t.Kind(), Args: args}, policy, a.granted)
+	server, remote, readOnly := externalCall(t)
+	return a.approvals.Decide(approval.Call{Tool: name, Kind: t.Kind(), Args: args,
+		Server: server, Remote: remote, ReadOnlyHint: readOnly}, policy, a.granted)
 }
 
 // granted reports whether the session holds every one of keys.

@@ -103,13 +103,14 @@ func TestParallelCalls(t *testing.T) {
 	}}
 	h := newHarness(t, tools.NewRegistry(read), nil, s, answer("done"))
 	evs := h.turn("read x and y", nil)
+	// Two reads run at once; their results keep the order of the calls.
 	wantKinds(t, evs, kStart, kText, kCall, kCall, kReady, kReady, kUsage,
-		kRunning, kDone, kRunning, kDone, kText, kUsage, kEnd)
-	if got := read.runs(); strings.Join(got, " ") != `{"path":"x"} {"path":"y"}` {
+		kRunning, kRunning, kDone, kDone, kText, kUsage, kEnd)
+	if got := read.runs(); len(got) != 2 {
 		t.Errorf("runs = %v", got)
 	}
-	if evs[8].Call.ID != "a" || evs[10].Call.ID != "b" {
-		t.Errorf("results out of order: %v %v", evs[8].Call, evs[10].Call)
+	if evs[9].Call.ID != "a" || evs[10].Call.ID != "b" {
+		t.Errorf("results out of order: %v %v", evs[9].Call, evs[10].Call)
 	}
 	msgs := h.a.Messages()
 	checkHistory(t, msgs)

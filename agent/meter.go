@@ -310,7 +310,7 @@ func estimateUsage(info RequestInfo, acc *provider.Accumulator) provider.Usage {
 func (t *turn) sendRequest(req provider.Request, attempt int) RequestInfo {
 	info := t.a.meter.measure(req)
 	info.Step, info.Attempt = t.steps, attempt
-	t.spent.requests++
+	t.spent.request()
 	t.emit(Event{Kind: EventRequest, Request: &info})
 	return info
 }

@@ -372,7 +372,7 @@ var tourFiles = []string{
 // prefix). Run it with -v to see the report.
 func TestTwentyStepTour(t *testing.T) {
 	t.Parallel()
-	h, rec := tourHarness(t)
+	h, rec := tourHarness(t, nil)
 	evs := h.turn("tour the code", nil)
 	fin := finishOf(t, evs)
 	reqs := eventsOf(evs, EventRequest)
@@ -442,7 +442,7 @@ func unescapedSize(t *testing.T, msgs []provider.Message) int {
 
 // tourHarness runs an agent on the offline provider with the real read
 // tools in a workspace holding tourFiles.
-func tourHarness(t *testing.T) (*harness, *recordingProvider) {
+func tourHarness(t *testing.T, opt func(*Options)) (*harness, *recordingProvider) {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range tourFiles {
@@ -460,7 +460,11 @@ func tourHarness(t *testing.T) (*harness, *recordingProvider) {
 	}
 	reg := tools.DefaultRegistry(ws, nil)
 	prov := &recordingProvider{p: mock.New(mock.Options{})}
-	a, err := New(Options{Provider: prov, Model: "mock", Tools: reg, Workspace: ws, System: "You are tern, a coding agent.", Policy: PolicyReadOnly})
+	o := Options{Provider: prov, Model: "mock", Tools: reg, Workspace: ws, System: "You are tern, a coding agent.", Policy: PolicyReadOnly}
+	if opt != nil {
+		opt(&o)
+	}
+	a, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,8 +97,11 @@ func (a *Agent) lookupTool(name string) (tools.Tool, bool) {
 	if t, ok := a.opts.Tools.Get(name); ok {
 		return t, true
 	}
+	if name == TaskTool && a.task != nil {
+		return *a.task, true
+	}
 	if name == ProposePlanTool && a.Planning() {
 		return proposePlan{}, true
 	}
-	return nil, false
+	return a.externalTool(name)
 }

@@ -73,52 +73,6 @@ func paramChecker(schema json.RawMessage) func(string) bool {
 	}
 }
 
-// runCalls runs the calls one after another, answering each with exactly one
-// tool message; once the turn is cancelled the rest are answered as
-// cancelled without running. When Options.BeforeTool refuses a call, it and
-// the rest are answered as not run, and runCalls returns its error.
-func (t *turn) runCalls(calls []*preparedCall) error {
-	var stopped error
-	for _, pc := range calls {
-		if stopped == nil && t.ctx.Err() == nil {
-			if err := t.beforeTool(); err != nil && t.ctx.Err() == nil {
-				stopped = err
-			}
-		}
-		var res ToolResult
-		var guarded *ToolResult
-		if stopped == nil && t.ctx.Err() == nil {
-			var err error
-			if guarded, err = t.repeats.note(pc); err != nil {
-				stopped, res = err, notRunStopped(err)
-			}
-		}
-		switch {
-		case res.Status != 0:
-		case stopped != nil:
-			res = notRunStopped(stopped)
-		case t.ctx.Err() != nil:
-			res = t.notRunCancelled()
-		case guarded != nil:
-			res = *guarded
-		default:
-			res = t.execute(pc)
-			if res.Status != tools.StatusDenied {
-				t.afterToolHooks(pc, res)
-			}
-		}
-		// The one way a result reaches the conversation, the session log
-		// and the card: credentials in it are redacted here.
-		res.Output, res.Summary = tools.Redact(res.Output), tools.Redact(res.Summary)
-		t.appendMessage(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output), Event{Call: pc.call, Result: &res})
-		if pc.call.Name == ProposePlanTool && res.Status == tools.StatusOK {
-			t.proposed = true
-		}
-		t.emit(Event{Kind: EventToolFinished, Call: pc.call, Result: &res})
-	}
-	return stopped
-}
-
 // notRunCancelled is the result of a call the turn's end left unrun.
 func (t *turn) notRunCancelled() ToolResult {
 	return ToolResult{Status: tools.StatusCancelled, Output: t.stopReason() + ": the call was not run.", Summary: "cancelled"}
@@ -135,6 +89,10 @@ func (t *turn) stopReason() string {
 
 // execute checks, approves and runs one call.
 func (t *turn) execute(pc *preparedCall) ToolResult {
+	if pc.tool == nil && t.a.subagent {
+		return errorResult("not a subagent's tool", fmt.Sprintf("Refused: %s is not among a subagent's tools, so nothing was run. You are a subagent with only these tools: %s. "+
+			"Say in your answer what should be changed or run; the agent that started you decides.", pc.call.Name, strings.Join(t.a.opts.Tools.SortedNames(), ", ")))
+	}
 	if pc.tool == nil {
 		return errorResult("unknown tool", fmt.Sprintf("There is no tool named %q, so nothing was run. The available tools are: %s. Call one of them by its exact name.",
 			pc.call.Name, strings.Join(t.a.opts.Tools.SortedNames(), ", ")))
@@ -200,7 +158,7 @@ func (t *turn) newRequest(pc *preparedCall, preview tools.Preview, r approval.Ru
 	id := fmt.Sprintf("ap_%d", t.a.nextAp)
 	t.a.mu.Unlock()
 	req := NewApprovalRequest(id, *pc.call, pc.tool.Kind(), preview, r.Scope)
-	req.Always, req.Reason = r.Always, r.Reason
+	req.Always, req.Reason, req.Subagent = r.Always, r.Reason, t.a.label
 	if !r.Always {
 		// An always-ask command grants nothing (see ask), so a session log
 		// records no grant for it either.
@@ -229,6 +187,12 @@ func (t *turn) ask(pc *preparedCall, r approval.Ruling) ToolResult {
 		// in the file); the model gets the reason and can retry.
 		return errorResult("error", err.Error())
 	}
+	// One question at a time, across concurrent calls and subagents.
+	t.a.askMu.Lock()
+	if t.ctx.Err() != nil {
+		t.a.askMu.Unlock()
+		return t.notRunCancelled()
+	}
 	req := t.newRequest(pc, preview, r)
 	t.emit(Event{Kind: EventApprovalRequested, Call: pc.call, Approval: req})
 	var d Decision
@@ -239,6 +203,7 @@ func (t *turn) ask(pc *preparedCall, r approval.Ruling) ToolResult {
 		req.Reply(d) // closes the reply path: a late answer is ignored
 	}
 	t.emit(Event{Kind: EventApprovalResolved, Call: pc.call, Approval: req, Decision: d})
+	t.a.askMu.Unlock()
 	pc.writesProtected = r.Always && !d.Auto
 	switch d.Kind {
 	case AllowOnce:
@@ -310,7 +275,7 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	done = true
 	mu.Unlock()
 	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur,
-		Sandboxed: res.SandboxNote != ""}
+		Sandboxed: res.SandboxNote != "", Diagnostics: res.Diagnostics}
 	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
 		tr.Status = tools.StatusCancelled
 		tr.Summary = "cancelled"

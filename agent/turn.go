@@ -34,8 +34,12 @@ type turn struct {
 	usage  provider.Usage
 	// estimated sums the estimates for requests without reported usage.
 	estimated provider.Usage
-	// spent is what the turn used of Options.Budget.
-	spent spend
+	// spent is what the turn used of Options.Budget; a subagent's turn
+	// shares its parent's.
+	spent *spend
+	// sink, set for a subagent's turn, receives its events instead of the
+	// agent's channel.
+	sink func(Event)
 	// overflowed is set once a request refused as too long for the window
 	// made the turn compact; it does so at most once.
 	overflowed bool
@@ -60,7 +64,7 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 	a.pending = nil
 	a.turns++
-	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spend{budget: a.opts.Budget}, repeats: newRepeats(a.opts.MaxRepeats)}
+	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: &spend{budget: a.opts.Budget}, repeats: newRepeats(a.opts.MaxRepeats)}
 	a.mu.Unlock()
 	if d := t.spent.budget.MaxDuration; d > 0 {
 		var stop context.CancelFunc
@@ -77,8 +81,9 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 		// The hook's stderr says why, to the user.
 		fin = t.finish(FinishFailed, fmt.Errorf("%w (%s): %s", ErrPromptRefused, refused.Hook.Command, hookReason(*refused)))
 	} else {
-		t.emit(Event{Kind: EventTurnStarted, Text: p.text})
-		t.appendMessage(provider.Message{Role: provider.RoleUser, Content: text}, Event{})
+		t.emit(Event{Kind: EventTurnStarted, Text: p.text, Images: p.images})
+		a.refreshExternal(t.ctx)
+		t.appendMessage(provider.Message{Role: provider.RoleUser, Content: text, Images: p.images}, Event{})
 		fin = t.loop()
 		t.turnEndHooks()
 	}
@@ -100,6 +105,10 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 // emit sends an event of this turn.
 func (t *turn) emit(ev Event) {
 	ev.Turn = t.n
+	if t.sink != nil {
+		t.sink(ev)
+		return
+	}
 	if emit(t.runCtx, t.a.events, ev) {
 		t.a.emitted.Add(1)
 	}
@@ -113,9 +122,10 @@ func (t *turn) finish(r FinishReason, err error) Finish {
 			r, err = FinishBudget, cause
 		}
 	}
+	requests, cost := t.spent.totals()
 	return Finish{
 		Reason: r, Err: err, Steps: t.steps, Usage: t.usage,
-		Estimated: t.estimated, Requests: t.spent.requests, Cost: t.spent.cost,
+		Estimated: t.estimated, Requests: requests, Cost: cost,
 	}
 }
 

@@ -26,6 +26,9 @@ type Config struct {
 	// SkipApprovals (--dangerously-skip-approvals) runs even the always-ask
 	// commands without asking; deny rules and read-only still refuse.
 	SkipApprovals bool
+	// TrustReadOnlyMCP (mcp_trust_read_only) lets the read-only policy run
+	// MCP tools their server marks read-only; off, it refuses them all.
+	TrustReadOnlyMCP bool
 }
 
 // Judge decides tool calls for one workspace. It holds no session state
@@ -37,6 +40,7 @@ type Judge struct {
 	home        string
 	ternHome    string
 	skip        bool
+	trustMCP    bool
 }
 
 // New parses the rules and checks that each names one of the tools.
@@ -50,10 +54,11 @@ func New(c Config) (*Judge, error) {
 		return nil, err
 	}
 	for _, r := range append(append([]rule(nil), allow...), deny...) {
-		if !slices.Contains(c.Tools, r.tool) {
+		if !slices.Contains(c.Tools, r.tool) && !isExternalRule(r) {
 			return nil, fmt.Errorf("approval rule %q names the unknown tool %q: the tools are %s",
 				r.raw, r.tool, strings.Join(c.Tools, ", "))
 		}
 	}
-	return &Judge{ws: c.Workspace, allow: allow, deny: deny, home: c.Home, ternHome: c.TernHome, skip: c.SkipApprovals}, nil
+	return &Judge{ws: c.Workspace, allow: allow, deny: deny, home: c.Home, ternHome: c.TernHome, skip: c.SkipApprovals,
+		trustMCP: c.TrustReadOnlyMCP}, nil
 }

@@ -54,12 +54,19 @@ func parseRule(s string) (rule, error) {
 	if tool == "" {
 		return rule{}, errors.New(`a rule needs a tool name, as in "run_shell:go test *" or "edit_file:docs/**"`)
 	}
+	external := strings.HasPrefix(tool, externalPrefix)
 	for _, c := range tool {
+		if c == '*' && external {
+			continue
+		}
 		if c != '_' && c != '-' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
-			return rule{}, fmt.Errorf("tool name %q may hold only letters, digits, _ and -", tool)
+			return rule{}, fmt.Errorf("tool name %q may hold only letters, digits, _ and - (and * in an MCP rule)", tool)
 		}
 	}
 	pattern = strings.TrimSpace(pattern)
+	if external && hasPattern {
+		return rule{}, fmt.Errorf("MCP rule %q: name tools only, as in mcp__github__create_issue or mcp__github__*", s)
+	}
 	if hasPattern && pattern == "" {
 		return rule{}, fmt.Errorf(`empty pattern after "%s:"; write the bare tool name to match all its calls`, tool)
 	}
@@ -126,7 +133,7 @@ func (r rule) matchText(t target, s string) bool {
 // matches when it matches the whole command or any command in it.
 func denies(rules []rule, t target) (rule, bool) {
 	for _, r := range rules {
-		if r.tool != t.tool {
+		if !r.matchesTool(t.tool) {
 			continue
 		}
 		if r.pattern == "" {
@@ -172,7 +179,7 @@ func plainCommand(c shellCommand) string {
 func allows(rules []rule, t target) (rule, bool) {
 	if !t.shell {
 		for _, r := range rules {
-			if r.tool == t.tool && (r.pattern == "" || r.matchText(t, t.rel)) {
+			if r.matchesTool(t.tool) && (r.pattern == "" || r.matchText(t, t.rel)) {
 				return r, true
 			}
 		}

@@ -166,9 +166,12 @@ func TestAutoCompactionMidTurnIsRecorded(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, harnessOptions{files: map[string]string{"a.txt": strings.Repeat("alpha\n", 2000)}, window: 4000, threshold: 50})
 	read := func() script { return calls("", "read_file", args("path", "a.txt")) }
+	// The second read starts a line later: the same read would be answered
+	// "unchanged since call" and cross no threshold.
+	reread := calls("", "read_file", `{"path":"a.txt","offset":2}`)
 	// The first read crosses the threshold too, but only the request would
 	// go: not worth a summary, so no compaction request is made.
-	h.prov.Add(read(), answer("Read it."), read(), answer("## Goal\nRead a.txt."), answer("Read it again."))
+	h.prov.Add(read(), answer("Read it."), reread, answer("## Goal\nRead a.txt."), answer("Read it again."))
 	if evs := h.turn("read a.txt"); strings.Contains(strings.Join(kinds(evs), " "), "compaction") {
 		t.Fatalf("compacted a conversation with nothing worth compacting: %v", kinds(evs))
 	}

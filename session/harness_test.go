@@ -93,9 +93,11 @@ type harnessOptions struct {
 	window, threshold int
 	// resume continues the session of this state instead of starting one.
 	resume *State
-	path   string
-	home   string
-	ws     string
+	// subagents offers the task tool.
+	subagents bool
+	path      string
+	home      string
+	ws        string
 }
 
 func newHarness(t *testing.T, o harnessOptions) *harness {
@@ -132,6 +134,9 @@ func newHarness(t *testing.T, o harnessOptions) *harness {
 	opts := agent.Options{
 		Provider: h.prov, Model: "model-a", Tools: reg, Workspace: ws, Policy: o.policy, MaxSteps: o.maxSteps,
 		System: "You are tern, in " + h.ws + ".", ContextWindow: o.window, CompactThreshold: o.threshold,
+	}
+	if o.subagents {
+		opts.Subagents = &agent.Subagents{}
 	}
 	if o.resume != nil {
 		opts.System, opts.Model, opts.Policy = o.resume.System, o.resume.Model, o.resume.Policy

@@ -183,6 +183,8 @@ func decodeRecord(line []byte) (r rawRecord, known bool, err error) {
 		b, err = decodeBody[Request](line)
 	case TypeTitle:
 		b, err = decodeBody[Title](line)
+	case TypeSubagent:
+		b, err = decodeBody[Subagent](line)
 	}
 	if err != nil {
 		return r, false, err

@@ -28,6 +28,9 @@ const (
 	// TypeTitle names the session (generated after the first answer, or
 	// given with /rename).
 	TypeTitle Type = "title"
+	// TypeSubagent is one message of a subagent's conversation, under the
+	// task call that started it.
+	TypeSubagent Type = "subagent"
 )
 
 // Body is the payload of one record. Only this package's record types
@@ -54,6 +57,18 @@ type UserMessage struct {
 	// Turn numbers the user's turns in this session from 1.
 	Turn int    `json:"turn,omitempty"`
 	Text string `json:"text"`
+	// Images are the pictures attached to the prompt, by content hash:
+	// their bytes are in the session's blob store, once however often
+	// they are sent.
+	Images []ImageRef `json:"images,omitempty"`
+}
+
+// ImageRef names a picture in the session's blob store.
+type ImageRef struct {
+	// Hash is the lowercase hex SHA-256 of the bytes (a blob's name).
+	Hash      string `json:"hash"`
+	MediaType string `json:"media_type"`
+	Name      string `json:"name,omitempty"`
 }
 
 // ToolCall is one call a finished assistant message made.
@@ -162,6 +177,9 @@ type Usage struct {
 	// and total time, in milliseconds (0 when not measured).
 	FirstTokenMS int64 `json:"first_token_ms,omitempty"`
 	DurationMS   int64 `json:"duration_ms,omitempty"`
+	// Task is the task call whose subagent made the request; "" for the
+	// session's own requests.
+	Task string `json:"task,omitempty"`
 }
 
 // Request measures one model request as it went out (agent.RequestInfo).
@@ -182,7 +200,35 @@ type Request struct {
 	PrefixBytes int `json:"prefix_bytes"`
 	// Tokens estimates the prompt tokens.
 	Tokens int `json:"tokens"`
+	// Task is the task call whose subagent sent it; "" for the session's.
+	Task string `json:"task,omitempty"`
 }
+
+// Subagent is one message of the conversation of the subagent a task call
+// started, in the order the subagent held them: its prompt (role user),
+// its answers (assistant, with their calls) and its tool results (tool).
+// They never enter the session's own conversation: the task call's
+// tool_result holds what the parent saw.
+type Subagent struct {
+	// CallID is the task call; Agent names a custom subagent.
+	CallID string `json:"call_id"`
+	Agent  string `json:"agent,omitempty"`
+	// Role is user, assistant or tool.
+	Role      string     `json:"role"`
+	Text      string     `json:"text,omitempty"`
+	Reasoning string     `json:"reasoning,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID, Tool, Status and Summary are set for a tool result,
+	// whose output is Text.
+	ToolCallID  string `json:"tool_call_id,omitempty"`
+	Tool        string `json:"tool,omitempty"`
+	Status      Status `json:"status,omitempty"`
+	Summary     string `json:"summary,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+}
+
+// Type implements Body.
+func (Subagent) Type() Type { return TypeSubagent }
 
 // Title names the session in lists and pickers; the last one wins.
 type Title struct {
@@ -346,3 +392,4 @@ func (Checkpoint) isBody()       {}
 func (Snapshot) isBody()         {}
 func (Request) isBody()          {}
 func (Title) isBody()            {}
+func (Subagent) isBody()         {}

@@ -15,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 var allTypes = []Type{
 	TypeUserMessage, TypeAssistantMessage, TypeAssistantDelta, TypeToolResult, TypeApproval, TypeGrant,
 	TypeUsage, TypeModelChange, TypePolicyChange, TypePlanMode, TypeCompaction, TypeRewind, TypeError, TypeCheckpoint,
-	TypeSnapshot, TypeRequest, TypeTitle,
+	TypeSnapshot, TypeRequest, TypeTitle, TypeSubagent,
 }
 
 // sample is a record of each type with every field set, with characters JSON
@@ -56,6 +56,10 @@ func sample(t Type) Body {
 		return Request{Step: 2, Attempt: 1, Bytes: 48213, Messages: 7, ToolResults: 2, ToolResultBytes: 30112, ToolsBytes: 7900, PrefixBytes: 39000, Tokens: 11020}
 	case TypeTitle:
 		return Title{Title: "Fix the \"loader\" <fast> ünï", Renamed: true}
+	case TypeSubagent:
+		return Subagent{CallID: "call_3", Agent: "explorer", Role: "tool", Text: "1\tpackage <main> & co", ToolCallID: "call_1",
+			Tool: "read_file", Status: StatusOK, Summary: "1 line", Interrupted: true,
+			Reasoning: "look", ToolCalls: []ToolCall{{ID: "call_1", Name: "read_file", Arguments: `{"path":"main.go"}`}}}
 	case TypeSnapshot:
 		return Snapshot{Turn: 3, Command: "go generate ./...", Before: "4b825dc642cb6eb9a060e54bf8d69288fbee4904", After: "5f1c8e0a0b4d3c2e1f0a9b8c7d6e5f4a3b2c1d0e"}
 	}

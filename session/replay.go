@@ -111,6 +111,7 @@ func replayCall(turn int, t *ToolEntry) []agent.Event {
 		req.Reply(d) // answered long ago: nothing waits on it
 		out = append(out, agent.Event{Kind: agent.EventApprovalResolved, Turn: turn, Call: call, Approval: req, Decision: d})
 	}
+	out = append(out, replaySubagent(turn, call, t.Subagent)...)
 	if r := t.Result; r != nil {
 		status, _ := toolStatus(r.Status)
 		out = append(out, agent.Event{Kind: agent.EventToolFinished, Turn: turn, Call: call, Result: &agent.ToolResult{

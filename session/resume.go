@@ -40,6 +40,8 @@ type State struct {
 	// Usage sums every model request of the session; LastUsage is the last
 	// request's, which tells how full the context window is.
 	Usage, LastUsage provider.Usage
+	// SubagentUsage is the part of Usage the task calls' subagents used.
+	SubagentUsage provider.Usage
 	// Estimated is the part of Usage that tern estimated because the
 	// gateway reported none; LastEstimated says LastUsage is an estimate.
 	Estimated     provider.Usage
@@ -128,6 +130,8 @@ type ToolEntry struct {
 	// Approval is how the call was approved or refused, if it was asked
 	// about or decided by a policy or rule.
 	Approval *Approval
+	// Subagent is the conversation of the subagent a task call started.
+	Subagent []Subagent
 }
 
 // notRunOutput answers a call the log has no result for, so the
@@ -155,6 +159,8 @@ func Restore(s *Session) (State, error) {
 
 // folder replays records into a State.
 type folder struct {
+	// store is the session's blob store, for its pictures ("" path: none).
+	store    *Store
 	st       State
 	conv     []provider.Message
 	convSeq  []int64
@@ -188,6 +194,9 @@ func newFolder(s *Session) *folder {
 		turnConv: map[int]int{}, turnEntry: map[int]int{}, tools: map[string]*ToolEntry{},
 		saved: map[int64]*savedFold{}, grants: map[string]bool{}, turns: map[int]*TurnInfo{},
 		answered: map[string]bool{}, hidden: map[int]*savedFold{},
+	}
+	if s.Path != "" {
+		f.store = NewStore(s.Path)
 	}
 	f.st.Header = s.Header
 	f.st.System = s.Header.SystemPrompt
@@ -232,6 +241,25 @@ func (f *folder) recount() {
 	}
 }
 
+// images loads a prompt's pictures from the blob store; one that is
+// missing or damaged is left out with a warning.
+func (f *folder) images(refs []ImageRef) []provider.Image {
+	var out []provider.Image
+	for _, ref := range refs {
+		if f.store == nil {
+			f.warn("image %s: the session has no blob store; it is left out", ref.Name)
+			continue
+		}
+		data, err := f.store.Load(ref.Hash)
+		if err != nil {
+			f.warn("image %s is left out: %v", ref.Name, err)
+			continue
+		}
+		out = append(out, provider.Image{MediaType: ref.MediaType, Data: data, Hash: ref.Hash, Name: ref.Name})
+	}
+	return out
+}
+
 func (f *folder) add(r Record) {
 	switch b := r.Body.(type) {
 	case UserMessage:
@@ -244,7 +272,7 @@ func (f *folder) add(r Record) {
 		f.turnConv[turn], f.turnEntry[turn] = len(f.conv), len(f.st.Entries)
 		f.cur = turn
 		f.turns[turn] = &TurnInfo{Turn: turn, Seq: r.Seq, Time: r.T, Text: b.Text}
-		f.message(r.Seq, provider.Message{Role: provider.RoleUser, Content: b.Text})
+		f.message(r.Seq, provider.Message{Role: provider.RoleUser, Content: b.Text, Images: f.images(b.Images)})
 		f.entry(r, Entry{Kind: EntryUser, Turn: turn, Text: b.Text})
 	case AssistantMessage:
 		f.addAnswer(r, b)
@@ -264,6 +292,15 @@ func (f *folder) add(r Record) {
 	case Usage:
 		u := provider.Usage{PromptTokens: b.Prompt, CompletionTokens: b.Completion, CachedPromptTokens: b.Cached}
 		f.st.Usage = f.st.Usage.Add(u)
+		if b.Task != "" {
+			// A subagent's request: counted, but it says nothing of the
+			// session's own context.
+			f.st.SubagentUsage = f.st.SubagentUsage.Add(u)
+			if b.Estimated {
+				f.st.Estimated = f.st.Estimated.Add(u)
+			}
+			return
+		}
 		f.st.LastUsage, f.st.LastEstimated = u, b.Estimated
 		if b.Estimated {
 			f.st.Estimated = f.st.Estimated.Add(u)
@@ -304,6 +341,10 @@ func (f *folder) add(r Record) {
 		// A measurement; the conversation is in the message records.
 	case Title:
 		f.st.Title = b.Title
+	case Subagent:
+		if te := f.tools[b.CallID]; te != nil {
+			te.Subagent = append(te.Subagent, b)
+		}
 	case AssistantDelta:
 		// Load folds deltas into messages; a raw one changes nothing.
 	}

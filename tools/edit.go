@@ -112,7 +112,12 @@ func (t *editFile) Run(ctx context.Context, args json.RawMessage, _ func(string)
 		summary += fmt.Sprintf(", %d replacements", p.count)
 		fmt.Fprintf(&b, "Edited %s: replaced %d occurrences (+%d -%d lines).", displayPath(p.rel), p.count, added, removed)
 	}
-	return Result{Status: StatusOK, Output: Cap(b.String(), outputCap(t.w), "call read_file on "+displayPath(p.rel)+" to see the whole file"), Summary: summary}
+	diag, counts := t.w.afterChange(ctx, p.abs, p.rel, []byte(p.after))
+	if counts != "" {
+		summary += ", " + counts
+	}
+	return Result{Status: StatusOK, Output: Cap(b.String()+diag, outputCap(t.w), "call read_file on "+displayPath(p.rel)+" to see the whole file"),
+		Summary: summary, Diagnostics: counts}
 }
 
 // plan validates the call and computes the new content without side effects.

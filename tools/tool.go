@@ -19,6 +19,12 @@ const (
 	KindEdit
 	// KindShell runs a command.
 	KindShell
+	// KindExternal is a tool of an MCP server (tools/mcp): a program the
+	// user configured, outside the workspace guard and the sandbox.
+	KindExternal
+	// KindNetwork reaches the network (web_fetch): it asks under ask and
+	// auto-edit, like a command.
+	KindNetwork
 )
 
 // String names the kind for messages and docs.
@@ -30,6 +36,10 @@ func (k Kind) String() string {
 		return "edit"
 	case KindShell:
 		return "shell"
+	case KindExternal:
+		return "mcp"
+	case KindNetwork:
+		return "network"
 	}
 	return "unknown"
 }
@@ -57,6 +67,8 @@ type Preview struct {
 	// Command and Workdir are set for shell commands.
 	Command string
 	Workdir string
+	// URL is set for web_fetch: the full address, query string included.
+	URL string
 }
 
 // Status is how a tool call ended.
@@ -99,6 +111,10 @@ type Result struct {
 	// a permission error: what the sandbox allows, also at the end of
 	// Output, so the interface can say the sandbox may have refused it.
 	SandboxNote string
+	// Diagnostics is set by edit_file and write_file when a language
+	// server reported problems in the changed file or others: their count,
+	// "2 errors, 1 warning", for a compact line on the tool card.
+	Diagnostics string
 }
 
 // Tool is one callable tool. Args are the raw JSON arguments the model sent,

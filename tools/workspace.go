@@ -46,6 +46,10 @@ type Workspace struct {
 	// Editor, when set, is the editor whose buffers the file tools read and
 	// write instead of the disk (see EditorFiles).
 	Editor EditorFiles
+	// Diagnoser, when set, hears of the files the tools read and change and
+	// reports what the language servers say about them (tools/lsp); the
+	// edit tools append its diagnostics to their results.
+	Diagnoser Diagnoser
 
 	// fsys is Root opened as an *os.Root, through which the file tools open
 	// everything; nil for a Workspace not made by NewWorkspace (then each

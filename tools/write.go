@@ -103,15 +103,24 @@ func (t *writeFile) Run(ctx context.Context, args json.RawMessage, _ func(string
 	if lines == 1 {
 		unit = "line"
 	}
+	var res Result
 	if !p.exists {
-		return Result{Status: StatusOK, Output: fmt.Sprintf("Created %s (%d %s).", displayPath(p.rel), lines, unit), Summary: fmt.Sprintf("created, %d %s", lines, unit)}
+		res = Result{Status: StatusOK, Output: fmt.Sprintf("Created %s (%d %s).", displayPath(p.rel), lines, unit), Summary: fmt.Sprintf("created, %d %s", lines, unit)}
+	} else {
+		added, removed := lineDelta(p.before, p.after)
+		res = Result{
+			Status:  StatusOK,
+			Output:  fmt.Sprintf("Overwrote %s (%d %s; +%d -%d lines).", displayPath(p.rel), lines, unit, added, removed),
+			Summary: fmt.Sprintf("overwrote, %d %s", lines, unit),
+		}
 	}
-	added, removed := lineDelta(p.before, p.after)
-	return Result{
-		Status:  StatusOK,
-		Output:  fmt.Sprintf("Overwrote %s (%d %s; +%d -%d lines).", displayPath(p.rel), lines, unit, added, removed),
-		Summary: fmt.Sprintf("overwrote, %d %s", lines, unit),
+	diag, counts := t.w.afterChange(ctx, p.abs, p.rel, []byte(p.after))
+	if counts != "" {
+		res.Summary += ", " + counts
 	}
+	res.Output = Cap(res.Output+diag, outputCap(t.w), "call diagnostics on "+displayPath(p.rel)+" to see them all")
+	res.Diagnostics = counts
+	return res
 }
 
 // plan validates the call and computes the write without side effects.

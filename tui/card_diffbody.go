@@ -25,5 +25,5 @@ func diffBody(c *toolCard, rc *renderCtx, d cardDetail, width int) []string {
 		}
 		out = append(out, "  "+rc.th.dim.Render(fmt.Sprintf("… %d more lines (%s)", hidden, more)))
 	}
-	return out
+	return append(out, diagnosticsLines(c, rc, d)...)
 }

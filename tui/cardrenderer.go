@@ -36,7 +36,8 @@ type commandRenderer interface {
 }
 
 // cardRenderers are the renderers of the tools tern knows, by tool name.
-// It is only read; tools missing from it (MCP tools) get genericCard.
+// It is only read; MCP tools get mcpCard, other tools missing from it
+// genericCard.
 var cardRenderers = map[string]cardRenderer{
 	tools.ReadFileName:    readCard{},
 	tools.ListFilesName:   listCard{},
@@ -45,7 +46,10 @@ var cardRenderers = map[string]cardRenderer{
 	tools.WriteFileName:   writeCard{},
 	tools.RunShellName:    shellCard{},
 	tools.TodoWriteName:   todoCard{},
+	tools.DiagnosticsName: diagnosticsCard{},
+	tools.WebFetchName:    webFetchCard{},
 	agent.ProposePlanTool: planCard{},
+	agent.TaskTool:        taskCard{},
 }
 
 // renderer is the card's renderer: the user's own `!` commands look like
@@ -57,6 +61,9 @@ func (c *toolCard) renderer() cardRenderer {
 	}
 	if r, ok := cardRenderers[c.name]; ok {
 		return r
+	}
+	if isMCPTool(c.name) {
+		return mcpCard{}
 	}
 	return genericCard{}
 }

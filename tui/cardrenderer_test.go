@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -50,14 +51,18 @@ func TestFoldingBlocks(t *testing.T) {
 func TestCardIcons(t *testing.T) {
 	t.Parallel()
 	for name, want := range map[string]string{
-		tools.ReadFileName:  "→ read_file",
-		tools.ListFilesName: "≡ list_files",
-		tools.GrepName:      "⌕ grep",
-		tools.EditFileName:  "✎ edit_file",
-		tools.WriteFileName: "✎ write_file",
-		tools.RunShellName:  "$ run_shell",
-		tools.TodoWriteName: "☑ todo_write",
-		"mcp_search":        "⚙ mcp_search",
+		tools.ReadFileName:    "→ read_file",
+		tools.ListFilesName:   "≡ list_files",
+		tools.GrepName:        "⌕ grep",
+		tools.EditFileName:    "✎ edit_file",
+		tools.WriteFileName:   "✎ write_file",
+		tools.RunShellName:    "$ run_shell",
+		tools.TodoWriteName:   "☑ todo_write",
+		tools.DiagnosticsName: "⚠ diagnostics",
+		agent.TaskTool:        "◆ Task",
+		tools.WebFetchName:    "⇣ web_fetch",
+		"mcp_search":          "⚙ mcp_search",
+		"mcp__github__find":   "⇄ mcp__github__find",
 	} {
 		c := &toolCard{name: name, state: cardReady}
 		if got := stripAll(c.render(testRC(80))); !strings.HasPrefix(got, want) {

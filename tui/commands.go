@@ -35,8 +35,10 @@ func commandTable() []command {
 		{"compact", "[focus]", "summarize the conversation so far to free context (the log keeps it all)", (*model).cmdCompact},
 		{"plan", "[request]", "plan mode: the model reads and proposes a plan to accept; again to leave", (*model).cmdPlan},
 		{"init", "[focus]", "ask the model to write AGENTS.md for this repository", (*model).cmdInit},
+		{"mcp", "[server]", "MCP servers: state, errors, tools; with a name, reconnect that server", (*model).cmdMCP},
 		{"memory", "[n]", "list the project memory files (AGENTS.md); open one in $EDITOR", (*model).cmdMemory},
 		{"cost", "", "session totals: requests, tokens, cache hits, time to first token, money", (*model).cmdCost},
+		{"lsp", "", "the language servers: state, root, last error", (*model).cmdLSP},
 		{"diff", "", "every file change made in this session, as a coloured diff", (*model).cmdDiff},
 		{"undo", "[force]", "revert the last turn's file changes (force: overwrite files changed outside tern)", (*model).cmdUndo},
 		{"rewind", "", "go back to an earlier turn: code, conversation or both; or undo a rewind (" + keys.EscEsc.Help().Key + ")", (*model).cmdRewind},
@@ -102,6 +104,9 @@ func (m *model) runCommand(line string) tea.Cmd {
 	}
 	if c, ok := m.findCustom(name); ok {
 		return m.runCustom(c, args)
+	}
+	if cmd, ok := m.runMCPPrompt(name, args); ok {
+		return cmd
 	}
 	m.unknownCommand(line)
 	return nil

@@ -115,6 +115,10 @@ func (m *model) contextLines(ci agent.ContextBytes) []string {
 	} else if used*100 >= contextWarnPercent*window {
 		lines = append(lines, th.warn.Render(fmt.Sprintf("  ⚠ %d%% of the window is in use: /clear starts a new conversation", used*100/window)))
 	}
+	if mt := &m.meter; mt.subRequests > 0 {
+		lines = append(lines, th.dim.Render(fmt.Sprintf("  subagents: %s tokens in %s, in their own contexts (only their answers are in this one)",
+			kilo(mt.subUsage.PromptTokens+mt.subUsage.CompletionTokens), plural(mt.subRequests, "request"))))
+	}
 	note := fmt.Sprintf("  ~ estimated at %d bytes per token", bytesPerToken)
 	switch {
 	case m.lastIn > 0 && m.lastInCompacted:

@@ -41,6 +41,11 @@ type meter struct {
 	prevBytes int
 	// window is the context window the session reported for a model.
 	window modelWindowInfo
+	// subRequests, subUsage and subMoney are the task calls' subagents'
+	// requests, apart from the session's own (money includes subMoney).
+	subRequests int
+	subUsage    provider.Usage
+	subMoney    float64
 	// models splits the usage by model, in the order they were first used,
 	// so /cost can tell them apart after a /model switch.
 	models []modelCost
@@ -197,6 +202,14 @@ func (m *model) cmdCost(string) tea.Cmd {
 	if source == app.PricesList {
 		lines = append(lines, row("prices", th.dim.Render(fmt.Sprintf("list prices from the model database: $%g in, $%g cached, $%g out per million tokens; set price_input, price_cached_input, price_output to use yours",
 			current.Input, current.CachedInput, current.Output))))
+	}
+	if mt.subRequests > 0 {
+		cost := ""
+		if current != nil {
+			cost = fmt.Sprintf(" · $%.4f (in the cost above)", mt.subMoney)
+		}
+		lines = append(lines, row("subagents", fmt.Sprintf("%s · %d prompt · %d completion tokens%s",
+			plural(mt.subRequests, "request"), mt.subUsage.PromptTokens, mt.subUsage.CompletionTokens, cost)))
 	}
 	if len(mt.models) > 1 {
 		lines = append(lines, row("by model", ""))

@@ -71,10 +71,12 @@ func (m *model) reply(d agent.Decision) tea.Cmd {
 	}
 	r := m.dlg.req
 	r.Reply(d)
-	if c, ok := m.cards[r.Call.ID]; ok && r.Keep {
+	// A subagent's call has no card of its own (its task's card shows it,
+	// from the resolved event), and its id may be one of the session's.
+	if c, ok := m.cards[r.Call.ID]; ok && r.Subagent == "" && r.Keep {
 		keepCardState(c, d)
 		m.tr.changed(c)
-	} else if ok {
+	} else if ok && r.Subagent == "" {
 		switch d.Kind {
 		case agent.AllowOnce, agent.AllowSession:
 			c.state = cardReady
@@ -181,6 +183,15 @@ func (m *model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 
 // dialogTitle says what the call will do.
 func dialogTitle(r *agent.ApprovalRequest) string {
+	if r.Subagent != "" {
+		// A subagent's call: say which one asks.
+		return "[" + sanitize.Visible(r.Subagent) + "] " + callTitle(r)
+	}
+	return callTitle(r)
+}
+
+// callTitle says what the call will do.
+func callTitle(r *agent.ApprovalRequest) string {
 	name := sanitize.Visible(r.Call.Name)
 	if t := sanitize.Visible(r.Preview.Title); t != "" {
 		return t
@@ -190,7 +201,9 @@ func dialogTitle(r *agent.ApprovalRequest) string {
 		return "edit " + sanitize.Visible(r.Preview.Path)
 	case tools.KindShell:
 		return "run " + firstLine(sanitize.Visible(r.Preview.Command))
-	case tools.KindRead:
+	case tools.KindNetwork:
+		return "fetch " + firstLine(sanitize.Visible(r.Preview.URL))
+	case tools.KindRead, tools.KindExternal:
 		return name
 	}
 	return name
@@ -201,6 +214,13 @@ func (m *model) renderPreview(width int) []string {
 	r := m.dlg.req
 	th := m.rc.th
 	var out []string
+	if u := sanitize.Visible(r.Preview.URL); u != "" {
+		// The whole URL, wrapped, never cut: a secret in its query string
+		// must be visible before the user approves.
+		for _, l := range wrap(u, width-2) {
+			out = append(out, th.bold.Render(l))
+		}
+	}
 	if r.Preview.Command != "" {
 		for i, l := range wrap(sanitize.Visible(r.Preview.Command), width-2) {
 			p := "$ "
@@ -221,7 +241,9 @@ func (m *model) renderPreview(width int) []string {
 		out = append(out, lines...)
 	}
 	if len(out) == 0 && len(r.Call.Args) > 0 {
-		out = wrap(sanitize.Visible(string(r.Call.Args)), width)
+		for _, l := range strings.Split(prettyArgs(r.Call.Args), "\n") {
+			out = append(out, wrap(sanitize.Visible(l), width)...)
+		}
 	}
 	return out
 }

@@ -112,6 +112,8 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 			}
 		}
 		m.tr.changed(c)
+	case agent.EventSubagent:
+		return m.onSubagent(ev)
 	case agent.EventUsage:
 		m.usage = m.usage.Add(ev.Usage)
 		m.meter.add(m.be.Model(), ev.Usage, ev.Response, m.prices())

@@ -12,6 +12,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
 
@@ -23,12 +24,15 @@ type fakeBackend struct {
 	mu        sync.Mutex
 	ch        chan agent.Event
 	submitted []string
-	cancels   int
-	resets    int
-	policy    agent.Policy
-	model     string
-	submitErr error
-	closeOnce sync.Once
+	// attachImage answers AttachImage; images are what SubmitImages got.
+	attachImage func(string) (provider.Image, error)
+	images      [][]provider.Image
+	cancels     int
+	resets      int
+	policy      agent.Policy
+	model       string
+	submitErr   error
+	closeOnce   sync.Once
 	// finishOnCancel makes Cancel end the turn the way the agent does.
 	finishOnCancel bool
 	// startOnSubmit makes Submit start a turn the way the agent does.
@@ -79,10 +83,24 @@ type fakeBackend struct {
 	info   func(model string) (models.Info, bool)
 	prices func(model string) (agent.Prices, app.PriceSource)
 	effort string
+
+	// mcp is the session's MCP servers (nil: none configured); lsp lists
+	// the language servers (nil: they are off).
+	mcp app.MCP
+	lsp func() []app.LanguageServer
 }
 
 // The fake is a whole session; checked here, at compile time.
 var _ app.Service = (*fakeBackend)(nil)
+
+func (f *fakeBackend) MCP() app.MCP { return f.mcp }
+
+func (f *fakeBackend) LanguageServers() ([]app.LanguageServer, bool) {
+	if f.lsp == nil {
+		return nil, false
+	}
+	return f.lsp(), true
+}
 
 // unavailable is what a method of the fake returns when the test did not
 // give it a behaviour.
@@ -93,6 +111,29 @@ func newFakeBackend() *fakeBackend {
 }
 
 func (f *fakeBackend) Events() <-chan agent.Event { return f.ch }
+
+// AttachImage answers with attachImage, else attaches no pictures.
+func (f *fakeBackend) AttachImage(p string) (provider.Image, error) {
+	if f.attachImage != nil {
+		return f.attachImage(p)
+	}
+	return provider.Image{}, app.ErrUnavailable
+}
+
+// SubmitImages records the text and the pictures.
+func (f *fakeBackend) SubmitImages(text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.images = append(f.images, images)
+	f.mu.Unlock()
+	return f.Submit(text)
+}
+
+// sentImages returns the pictures of each message sent with some.
+func (f *fakeBackend) sentImages() [][]provider.Image {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]provider.Image(nil), f.images...)
+}
 
 func (f *fakeBackend) Submit(text string) error {
 	f.mu.Lock()

@@ -142,6 +142,9 @@ type model struct {
 
 	shell        *shellRun
 	shellContext []shellDone
+	// pastedImages are pictures pasted with ctrl+v, sent with the next
+	// message (their chips show above the input).
+	pastedImages []provider.Image
 
 	quitting bool
 
@@ -230,6 +233,7 @@ func (m *model) Init() tea.Cmd {
 		m.startResume(),
 		m.lookupWindow(),
 		warmMarkdown(m.rc.th.md),
+		watchMCP(m.be.MCP()),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
@@ -364,6 +368,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onKey(msg)
 	case tea.PasteMsg:
 		cmd = m.onPaste(msg.Content)
+	case clipImageMsg:
+		cmd = m.onClipImage(msg)
 	case tea.MouseWheelMsg:
 		m.scrollBy(wheelDelta(msg.Button))
 	case tea.ResumeMsg:
@@ -394,6 +400,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.onModels(msg)
 	case noticeMsg:
 		m.setNotice(msg.text, msg.bad)
+	case mcpChangedMsg:
+		cmd = m.onMCPChanged()
+	case mcpPromptMsg:
+		cmd = m.onMCPPrompt(msg)
 	case rememberedMsg:
 		m.onRemembered(msg)
 	case copiedMsg:
@@ -429,7 +439,7 @@ func onlyStreamed(evs []agent.Event) bool {
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
-			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventHook:
+			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventHook, agent.EventSubagent:
 			return false
 		}
 	}

@@ -50,11 +50,15 @@ type toolCard struct {
 	note     string // why it was denied or auto-decided
 	exitCode int
 	expanded bool
-	shell    bool   // a `!` command the user ran, not a model call
-	plan     string // propose_plan: the plan, Markdown, shown whole
+	shell    bool      // a `!` command the user ran, not a model call
+	plan     string    // propose_plan: the plan, Markdown, shown whole
+	task     *taskView // task: what the subagent did
 	// sandboxed: the command failed with a permission error while
 	// confined, so the sandbox may have refused part of it.
 	sandboxed bool
+	// diagnostics counts the language server's problems an edit left,
+	// "2 errors, 1 warning", shown under the diff.
+	diagnostics string
 
 	// Standard error is a stream of its own: its lines in output start
 	// with errMark, and errLine says the last, unfinished line came from it.
@@ -147,6 +151,7 @@ func (c *toolCard) finish(r *agent.ToolResult) {
 	c.summary = sanitize.Clean(firstLine(r.Summary))
 	c.exitCode = r.ExitCode
 	c.sandboxed = r.Sandboxed
+	c.setDiagnostics(r.Diagnostics)
 	out := sanitize.Clean(r.Output)
 	if len(out) > maxCardOutput {
 		out = out[:maxCardOutput] + "\n…"

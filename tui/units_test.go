@@ -97,6 +97,8 @@ func TestCardMainArgument(t *testing.T) {
 		{"run_shell", `{"command":"rm -rf /tmp/x\u202e / \u202c#"}`, "rm -rf /tmp/x⟨U+202E⟩ / ⟨U+202C⟩#"},
 		{"read_file", `{"path":"pass\u200bwd.txt"}`, "pass⟨U+200B⟩wd.txt"},
 		{"read_file", `not json`, ""},
+		{"task", `{"description":"Find the parser","prompt":"where is it?"}`, "Find the parser"},
+		{"task", `{"description":"Run tests","prompt":"x","agent":"tester"}`, "tester: Run tests"},
 	}
 	for _, tc := range tests {
 		c := &toolCard{name: tc.name}

@@ -220,6 +220,12 @@ func (m *model) statusLine() string {
 		statusPart{text: m.policyLabel(), keep: 6},
 		statusPart{text: shortPath(m.opts.Workspace, m.getenv("HOME"), 30), keep: 2},
 	)
+	if p, ok := m.lspBadge(); ok {
+		parts = append(parts, p)
+	}
+	if p, ok := m.mcpStatus(); ok {
+		parts = append(parts, p)
+	}
 	if u := m.usage; u.PromptTokens+u.CompletionTokens > 0 {
 		est := m.meter.anyEstimated()
 		s := "↑" + approx(est, kilo(u.PromptTokens)) + " ↓" + approx(est, kilo(u.CompletionTokens))

@@ -68,8 +68,9 @@ func (m *model) onWaitEvent(ev agent.Event) {
 		m.wait.enter(waitWorking, now)
 	case agent.EventToolCallReady, agent.EventApprovalRequested, agent.EventApprovalResolved,
 		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError, agent.EventHook,
-		agent.EventMessageAppended:
-		// The dialog and running tools are read from their own state.
+		agent.EventMessageAppended, agent.EventSubagent:
+		// The dialog and running tools (a task's subagent among them) are
+		// read from their own state.
 	}
 }
 

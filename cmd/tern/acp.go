@@ -12,6 +12,7 @@ import (
 	"github.com/ternhq/tern/internal/acp"
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 const acpUsage = `Usage: tern acp [flags]
@@ -53,10 +54,10 @@ func (c *cli) acpCmd(ctx context.Context, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	log := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	factory := func(ctx context.Context, cwd string, editor tools.EditorFiles) (app.Service, error) {
+	factory := func(ctx context.Context, cwd string, editor tools.EditorFiles, servers []mcp.ServerConfig) (app.Service, error) {
 		sc := *c
 		sc.cwd = cwd
-		w, err := sc.wire(ctx, cfg, wireOptions{notices: c.stderr, session: app.Choice{Mode: app.ResumeNone}, editor: editor})
+		w, err := sc.wire(ctx, cfg, wireOptions{notices: c.stderr, session: app.Choice{Mode: app.ResumeNone}, editor: editor, mcp: servers})
 		if err != nil {
 			return nil, err
 		}

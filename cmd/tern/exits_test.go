@@ -8,7 +8,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"image"
+	"image/png"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -238,6 +242,21 @@ var toolProbes = map[string]toolProbe{
 			return r.Output, r.Status == tools.StatusOK && r.ExitCode == 0
 		})
 	},
+	tools.DiagnosticsName: func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
+		// It sends files to language servers: outside paths and secret
+		// files are refused before any server hears of them.
+		for _, p := range f.paths() {
+			r := run(jsonArgs("path", p))
+			refused(t, "diagnostics "+p, r)
+		}
+		for _, p := range []string{"../outside", f.outside, "link-dir", "link-ssh"} {
+			r := run(jsonArgs("path", p))
+			refused(t, "diagnostics "+p, r)
+		}
+		if r := run(`{}`); r.Status != tools.StatusOK {
+			t.Errorf("diagnostics of the workspace: %v %q", r.Status, r.Output)
+		}
+	},
 	"todo_write": func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
 		// It reads and writes no file: paths in its items stay text.
 		var spec map[string]any
@@ -253,6 +272,26 @@ var toolProbes = map[string]toolProbe{
 			t.Errorf("todo_write: %v %q", r.Status, r.Output)
 		}
 		noLeak(t, "todo_write", r.Output+r.Summary)
+	},
+	"web_fetch": func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
+		// It opens no file: a file: URL (of the workspace, of a secret, of
+		// a file outside) is refused for its scheme, and a local server
+		// (a service on this machine reading the workspace) is refused by
+		// address, as the config's web_fetch_allow_private is off.
+		for _, p := range []string{filepath.Join(f.ws, "notes.txt"), filepath.Join(f.ws, ".env"), filepath.Join(f.outside, "data.txt")} {
+			u := "file://" + p
+			r := run(jsonArgs("url", u))
+			refused(t, "web_fetch "+u, r)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, markPlain)
+		}))
+		t.Cleanup(srv.Close)
+		r := run(jsonArgs("url", srv.URL))
+		refused(t, "web_fetch "+srv.URL, r)
+		if !strings.Contains(r.Output, "public internet") {
+			t.Errorf("web_fetch %s was not refused for its address: %q", srv.URL, r.Output)
+		}
 	},
 }
 
@@ -374,13 +413,19 @@ var (
 		"App": "the session service: each of its methods is classified in serviceMethods",
 	}
 	serviceMethods = map[string]string{
+		"MCP": "the MCP servers' states, and their prompts and resources (/mcp__… commands, @server:uri): only what the user " +
+			"typed goes out to a server; workspace content reaches servers only through MCP tool calls, which the approval " +
+			"engine judges (approval/external_test.go, agent/external_test.go)",
+		"LanguageServers":    "names, roots and states of the language servers, on screen only; their diagnostics reach the model through the guarded edit and diagnostics tools",
 		"Events":             "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
 		"Shell":              "exit: `!` commands, through run_shell (probe \"! shell\")",
 		"Attach":             "exit: @-mentions, through read_file (probe \"@-mention\")",
+		"AttachImage":        "exit: @-mentioned and pasted pictures, through Workspace.ReadImage with read_file's guards (probe \"@-mention image\")",
 		"Export":             "exit: /export (probe \"/export\")",
 		"Files":              "exit: the @-mention picker's file names (probe \"@-mention picker\")",
 		"Run":                "drives the agent; its output is Events",
 		"Submit":             "sends the user's text to the model; nothing is read",
+		"SubmitImages":       "sends the user's text and pictures to the model; it reads nothing itself: its callers read the pictures (--image, a path the user names; @-mentions through AttachImage's guard)",
 		"Cancel":             "stops a turn",
 		"Compact":            "the model summarises the conversation it already holds",
 		"Reset":              "starts a new conversation and log",
@@ -527,7 +572,7 @@ turn:
 			case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 				agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 				agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook:
+				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook, agent.EventSubagent:
 			}
 		case <-timeout:
 			t.Fatal("the turn did not finish within a minute")
@@ -560,6 +605,28 @@ turn:
 		}
 		if text, err := attach("notes.txt"); err != nil || !strings.Contains(text, markPlain) {
 			t.Errorf("@notes.txt: %q, %v", text, err)
+		}
+	})
+	t.Run("@-mention image", func(t *testing.T) {
+		var pic bytes.Buffer
+		if err := png.Encode(&pic, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{filepath.Join(f.outside, "pic.png"), filepath.Join(f.ws, "shot.png")} {
+			if err := os.WriteFile(p, pic.Bytes(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range append(f.paths(), filepath.Join(f.outside, "pic.png")) {
+			img, err := f.app.Session.AttachImage(p)
+			if err == nil {
+				t.Errorf("@%s was attached as an image of %d bytes", p, len(img.Data))
+				continue
+			}
+			noLeak(t, "@"+p, err.Error())
+		}
+		if img, err := f.app.Session.AttachImage("shot.png"); err != nil || !bytes.Equal(img.Data, pic.Bytes()) {
+			t.Errorf("@shot.png: %v", err)
 		}
 	})
 	t.Run("@-mention picker", func(t *testing.T) {

@@ -18,6 +18,8 @@ import (
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
+	"github.com/ternhq/tern/tools/mcp"
 	"github.com/ternhq/tern/tools/sandbox"
 	"github.com/ternhq/tern/tui"
 )
@@ -57,6 +59,10 @@ type wired struct {
 	Pick, PickFork bool
 	// cleanup removes the session's temporary directory; Close calls it.
 	cleanup func()
+	// MCP runs the session's MCP servers; nil when none is configured.
+	MCP *mcp.Manager
+	// LSP runs the language servers (lsp.go); nil with lsp = false.
+	LSP *lsp.Manager
 }
 
 // Close closes the session (writing the rest of its log) and releases
@@ -67,6 +73,13 @@ func (w *wired) Close() error {
 	if w.cleanup != nil {
 		w.cleanup()
 		w.cleanup = nil
+	}
+	if w.MCP != nil {
+		_ = w.MCP.Close() // the servers are stopped; how they exited does not matter now
+		w.MCP = nil
+	}
+	if w.LSP != nil {
+		_ = w.LSP.Close() // the servers get a second to stop, then are killed
 	}
 	return err
 }
@@ -83,6 +96,9 @@ type wireOptions struct {
 	// editor, when set, is the editor the file tools read and write
 	// through (tern acp with a client that offers it).
 	editor tools.EditorFiles
+	// mcp are MCP servers to run besides the configured ones (those an
+	// editor passes to tern acp).
+	mcp []mcp.ServerConfig
 }
 
 // loadConfig resolves the configuration for a command.
@@ -148,6 +164,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	ws.Secrets = cfg.SecretPatterns.V
 	ws.SecretFiles = ternSecretFiles(cfg.File)
 	ws.Editor = opts.editor
+	servers := wireLSP(cfg, ws, c.environ)
 	shell, sandboxStatus, cleanup, err := c.sandboxShell(ctx, cfg, ws.Root)
 	if err != nil {
 		return nil, err
@@ -158,7 +175,16 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			cleanup()
 		}
 	}()
-	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	reg := tools.DefaultRegistryWith(ws, c.environ, tools.RegistryOptions{
+		Shell:    shell,
+		WebFetch: tools.WebFetchOptions{AllowPrivate: cfg.WebFetchAllowPrivate.V},
+	})
+	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive, opts.mcp)
+	defer func() {
+		if !done && mcpServers != nil {
+			_ = mcpServers.Close()
+		}
+	}()
 	memory, err := agent.LoadMemory(ws.Root, cfg.Home.V)
 	if err != nil { // the files that could be read are still used
 		c.printf(opts.notices, "tern: %v\n", err)
@@ -216,6 +242,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			MaxRepeats:       maxRepeats(cfg.MaxRepeats.V),
 			CompactThreshold: compactThreshold(cfg.CompactThreshold.V),
 			MaxAnswerBytes:   answerLimit(cfg.Bounds.MaxAnswerBytes.V),
+			External:         mcpSource(mcpServers),
+			TrustReadOnlyMCP: cfg.MCPTrustReadOnly.V,
+			Subagents:        subagents(ws.Root, cfg.Home.V, cfg.SubagentModel.V, func(s string) { c.printf(opts.notices, "tern: %s\n", s) }),
+			MaxParallel:      cfg.MaxParallel.V,
 		},
 		Home:          cfg.Home.V,
 		Saved:         saved,
@@ -225,12 +255,15 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
 		LookupWindow:  lookupWindow,
 		ModelInfo:     modelInfo(cfg, offline),
+		Vision:        func(m string) *bool { return cfg.ModelSettings(m).Vision },
 		AssumedWindow: cfg.DefaultContextWindow.V,
 		Prices:        func(m string) *agent.Prices { return modelPrices(cfg.ModelSettings(m)) },
 		Effort:        cfg.ReasoningEffort.V,
 		EffortChosen:  cfg.ReasoningEffort.Source.Kind == config.SourceFlag,
 		Models:        models,
 		RememberModel: remember,
+		MCP:           mcpServers,
+		LSP:           servers,
 		Redact:        redact,
 		Notify:        func(s string) { c.printf(opts.notices, "tern: %s\n", s) },
 		Debug:         debugLog(cfg.Home.V, redact),
@@ -262,7 +295,24 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Sandbox:     sandboxStatus,
 		Permissions: permissionsInfo(cfg, sess.Policy(), policySource, sandboxStatus),
 		cleanup:     cleanup,
+		MCP:         mcpServers,
+		LSP:         servers,
 	}, nil
+}
+
+// subagents is the task tool's configuration: the custom subagents of
+// the workspace's .tern/agents/ and $TERN_HOME/agents/ (a file that cannot
+// be used is reported through notify and skipped) and subagent_model.
+func subagents(root, home, model string, notify func(string)) *agent.Subagents {
+	dirs := []string{filepath.Join(root, ".tern", "agents")}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, "agents"))
+	}
+	defs, err := agent.LoadSubagents(dirs...)
+	if err != nil {
+		notify(err.Error())
+	}
+	return &agent.Subagents{Model: model, Agents: defs}
 }
 
 // compactThreshold converts the config's threshold (0: off) to the agent's

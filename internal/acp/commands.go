@@ -98,7 +98,7 @@ func (s *session) customCommand(name, args string) (sdk.PromptResponse, error) {
 	for _, e := range errs {
 		notes = append(notes, e.Error())
 	}
-	return s.turn(text, notes)
+	return s.turn(text, nil, notes)
 }
 
 // loadCustom reads the custom commands anew; a file that could not be
@@ -117,7 +117,7 @@ func (s *session) command(name, args string) (sdk.PromptResponse, error) {
 		if args != "" {
 			text += "\n\nThe user adds: " + args
 		}
-		return s.turn(text, nil)
+		return s.turn(text, nil, nil)
 	case "compact":
 		return s.compact(args)
 	case "plan":
@@ -206,5 +206,3 @@ func size(n int) string {
 	}
 	return strconv.Itoa(n>>10) + " KiB"
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

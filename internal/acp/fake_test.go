@@ -13,7 +13,9 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // fakeService is an app.Service whose turns a script plays. Methods the
@@ -38,6 +40,8 @@ type fakeService struct {
 	attach     map[string]string
 	custom     []commands.Command
 
+	// images are the pictures of each SubmitImages.
+	images [][]provider.Image
 	// script plays a turn; it returns how the turn ended.
 	script func(t *fakeTurn) agent.Finish
 	ranOut chan struct{}
@@ -92,6 +96,19 @@ func (f *fakeService) Run(ctx context.Context) {
 }
 
 func (f *fakeService) Events() <-chan agent.Event { return f.events }
+
+// AttachImage attaches no pictures.
+func (f *fakeService) AttachImage(string) (provider.Image, error) {
+	return provider.Image{}, app.ErrUnavailable
+}
+
+// SubmitImages records the text and the pictures.
+func (f *fakeService) SubmitImages(text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.images = append(f.images, images)
+	f.mu.Unlock()
+	return f.Submit(text)
+}
 
 func (f *fakeService) Submit(text string) error {
 	f.mu.Lock()
@@ -326,7 +343,9 @@ func (h *harness) close(t *testing.T) {
 }
 
 func fixed(f *fakeService) Factory {
-	return func(context.Context, string, tools.EditorFiles) (app.Service, error) { return f, nil }
+	return func(context.Context, string, tools.EditorFiles, []mcp.ServerConfig) (app.Service, error) {
+		return f, nil
+	}
 }
 
 // ready initializes and opens a session.

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"cmp"
 	"context"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -60,8 +61,10 @@ func decision(resp sdk.RequestPermissionResponse) agent.Decision {
 
 // ask sends r to the editor as session/request_permission and replies with
 // its answer; the agent's turn waits meanwhile. A cancelled turn, a
-// withdrawn request and a client that goes away answer Cancelled.
-func (s *session) ask(r *agent.ApprovalRequest) {
+// withdrawn request and a client that goes away answer Cancelled. task is
+// the task call whose subagent asks (the request is made on it, titled
+// with the subagent's call), nil for the session's own calls.
+func (s *session) ask(r *agent.ApprovalRequest, task *callState) {
 	if s.rejectedAll(r.Grants) && !r.Keep && !r.Always {
 		r.Reply(agent.Decision{Kind: agent.Deny, Message: "The user denied " + r.Scope.Label + " for this session."})
 		return
@@ -81,8 +84,24 @@ func (s *session) ask(r *agent.ApprovalRequest) {
 		s.askCancel = nil
 		s.mu.Unlock()
 	}()
-	c := s.proj.call(&r.Call)
-	upd := sdk.ToolCallUpdate{ToolCallId: c.id, Title: sdk.Ptr(toolTitle(c.name, c.args)),
+	var c *callState
+	title := ""
+	if task == nil {
+		c = s.proj.call(&r.Call)
+	} else {
+		args := parseArgs(r.Call.Args)
+		c = &callState{id: task.id, name: r.Call.Name, args: args, raw: r.Call.Args, diff: previewDiff(s.cwd, r.Preview)}
+		if c.diff == nil {
+			c.diff = argsDiff(s.cwd, c.name, args)
+		}
+		title = "[" + cmp.Or(r.Subagent, "subagent") + "] "
+		defer func() {
+			// The task's own title back once the subagent's call is answered.
+			s.send(sdk.UpdateToolCall(task.id, sdk.WithUpdateTitle(toolTitle(task.name, task.args)),
+				sdk.WithUpdateKind(toolKind(task.name)), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+		}()
+	}
+	upd := sdk.ToolCallUpdate{ToolCallId: c.id, Title: sdk.Ptr(title + toolTitle(c.name, c.args)),
 		Kind: sdk.Ptr(toolKind(c.name)), Status: sdk.Ptr(sdk.ToolCallStatusPending), RawInput: rawInput(c.raw),
 		Content: c.diff, Locations: locations(s.cwd, c.name, c.args)}
 	if r.Always && r.Reason != "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // projector turns one session's agent events into the session/update
@@ -53,6 +54,8 @@ type callState struct {
 	// was last sent.
 	live     tailBuffer
 	liveSent time.Time
+	// sub is what a task call's subagent did so far; nil for other calls.
+	sub *subagentLines
 }
 
 // liveEvery is how often a running command's output is re-sent; liveTail
@@ -196,17 +199,26 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 	case agent.EventCompactionStarted, agent.EventCompactionFinished:
 		// The conversation shrank; the editor's transcript stays as it is.
 	case agent.EventHook:
-		if ev.Hook != nil && ev.Hook.Warning() != "" {
-			p.emit(sdk.UpdateAgentMessageText("\n> warning: " + ev.Hook.Warning() + "\n\n"))
-		}
+		p.hookWarning(ev.Hook)
 	case agent.EventMessageAppended:
 		// The conversation's record: the editor already has each part from
 		// the chunks and tool calls that streamed it.
+	case agent.EventSubagent:
+		p.subagent(ev)
 	}
 	return p.out
 }
 
 func (p *projector) emit(u sdk.SessionUpdate) { p.out = append(p.out, u) }
+
+// hookWarning shows a hook run that failed, crashed or timed out as agent
+// text; other runs are not shown (a denial reaches the editor as the
+// call's result).
+func (p *projector) hookWarning(r *hooks.Run) {
+	if r != nil && r.Warning() != "" {
+		p.emit(sdk.UpdateAgentMessageText("\n> warning: " + r.Warning() + "\n\n"))
+	}
+}
 
 // call returns the state of c, made on first sight; nil for no call.
 func (p *projector) call(c *agent.Call) *callState {
@@ -238,6 +250,9 @@ func (p *projector) finishCall(ev agent.Event) {
 		status = sdk.ToolCallStatusCompleted
 	}
 	var content []sdk.ToolCallContent
+	if c.sub != nil && len(c.sub.lines) > 0 {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(c.sub.text(false))))
+	}
 	if r.Status == tools.StatusOK && c.diff != nil {
 		content = append(content, c.diff...)
 	}

@@ -110,3 +110,47 @@ func TestStopReasons(t *testing.T) {
 		t.Errorf("a new turn keeps the stop reason %q", p.stop)
 	}
 }
+
+// TestSubagentShowsInItsTask: a task call's subagent draws into the task's
+// tool call, a line per call it made, and its calls never become tool
+// calls of their own; the task's completion keeps the lines before the
+// answer.
+func TestSubagentShowsInItsTask(t *testing.T) {
+	t.Parallel()
+	p := newProjector("/w")
+	task := &agent.Call{ID: "task1", Name: agent.TaskTool, Args: json.RawMessage(`{"description":"tour the code","prompt":"read it all"}`)}
+	p.project(agent.Event{Kind: agent.EventTurnStarted, Turn: 1})
+	p.project(agent.Event{Kind: agent.EventToolCallStarted, Call: task})
+	ready := p.project(agent.Event{Kind: agent.EventToolCallReady, Call: task})
+	if len(ready) != 1 || *ready[0].ToolCallUpdate.Title != "Task: tour the code" {
+		t.Fatalf("task announced as %+v", ready)
+	}
+	read := &agent.Call{ID: "r1", Name: tools.ReadFileName, Args: json.RawMessage(`{"path":"agent/turn.go"}`)}
+	sub := func(ev agent.Event) []sdk.SessionUpdate {
+		return p.project(agent.Event{Kind: agent.EventSubagent, Call: task, Sub: &ev})
+	}
+	for _, ev := range []agent.Event{
+		{Kind: agent.EventTurnStarted, Turn: 1, Text: "read it all"},
+		{Kind: agent.EventToolCallStarted, Call: read},
+		{Kind: agent.EventToolCallReady, Call: read},
+		{Kind: agent.EventToolRunning, Call: read},
+		{Kind: agent.EventTextDelta, Text: "partial"},
+	} {
+		if got := sub(ev); len(got) != 0 {
+			t.Fatalf("%v of the subagent sent %+v", ev.Kind, got)
+		}
+	}
+	done := sub(agent.Event{Kind: agent.EventToolFinished, Call: read, Result: &agent.ToolResult{Status: tools.StatusOK, Summary: "117 lines"}})
+	if len(done) != 1 || done[0].ToolCallUpdate.ToolCallId != "t1-task1" ||
+		done[0].ToolCallUpdate.Content[0].Content.Content.Text.Text != "↳ Read agent/turn.go ✓ 117 lines" {
+		t.Fatalf("a subagent call's end: %+v", done)
+	}
+	fin := p.project(agent.Event{Kind: agent.EventToolFinished, Call: task, Result: &agent.ToolResult{Status: tools.StatusOK, Output: "turn.go runs the loop"}})
+	if len(fin) != 1 {
+		t.Fatalf("task completion %+v", fin)
+	}
+	c := fin[0].ToolCallUpdate.Content
+	if len(c) != 2 || c[0].Content.Content.Text.Text != "↳ Read agent/turn.go ✓ 117 lines" || c[1].Content.Content.Text.Text != "turn.go runs the loop" {
+		t.Errorf("task completion content %+v", c)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
+	mcppkg "github.com/ternhq/tern/tools/mcp"
 )
 
 // ProtocolVersion is the ACP version tern speaks.
@@ -24,8 +25,9 @@ const ProtocolVersion = sdk.ProtocolVersionNumber
 // running yet: the server runs it, and closes it when it stopped if it is
 // an io.Closer. editor, when not nil,
 // is the client's buffers, for the workspace's file tools
-// (tools.Workspace.Editor).
-type Factory func(ctx context.Context, cwd string, editor tools.EditorFiles) (app.Service, error)
+// (tools.Workspace.Editor). servers are the MCP servers the editor passed
+// with session/new, to run beside the configured ones.
+type Factory func(ctx context.Context, cwd string, editor tools.EditorFiles, servers []mcppkg.ServerConfig) (app.Service, error)
 
 // Options configure a server.
 type Options struct {
@@ -111,9 +113,9 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AgentInfo:       &sdk.Implementation{Name: "tern", Title: sdk.Ptr("tern"), Version: s.opts.Version},
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			// MCP servers are not connected yet: none of the transports.
-			McpCapabilities:     sdk.McpCapabilities{},
+			McpCapabilities:     sdk.McpCapabilities{Http: true},
 			SessionCapabilities: sdk.SessionCapabilities{Close: &sdk.SessionCloseCapabilities{}},
 		},
 		AuthMethods: []sdk.AuthMethod{},
@@ -248,7 +250,8 @@ func (s *server) open(cwd string, mcp []sdk.McpServer) (*session, error) {
 	// background (the snapshot repository, the sandbox's sweep) runs under
 	// its own context, which ends when the session stops.
 	sctx, stop := context.WithCancel(s.ctx)
-	svc, err := s.opts.New(sctx, filepath.Clean(cwd), editor)
+	servers, skipped := mcpServers(mcp)
+	svc, err := s.opts.New(sctx, filepath.Clean(cwd), editor, servers)
 	if err != nil {
 		stop()
 		return nil, sdk.NewInternalError(map[string]any{"error": fmt.Sprintf("start a session in %s: %v", cwd, err)})
@@ -260,9 +263,9 @@ func (s *server) open(cwd string, mcp []sdk.McpServer) (*session, error) {
 	sess := newSession(sctx, stop, s, id, filepath.Clean(cwd), svc, client)
 	sess.files = files
 	files.setSession(id)
-	sess.mcp = len(mcp)
-	if len(mcp) > 0 {
-		s.opts.Log.Warn("MCP servers are not supported yet: not connected", "count", len(mcp))
+	sess.mcpSkipped = skipped
+	if len(skipped) > 0 {
+		s.opts.Log.Warn("MCP servers not connected: their transport is not supported", "servers", skipped)
 	}
 	s.mu.Lock()
 	if s.closed {

@@ -11,7 +11,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 func TestInitializeOnce(t *testing.T) {
@@ -27,8 +29,8 @@ func TestInitializeOnce(t *testing.T) {
 		t.Fatalf("initialize = %+v", resp)
 	}
 	mcp := resp.AgentCapabilities.McpCapabilities
-	if mcp.Http || mcp.Sse || mcp.Acp {
-		t.Errorf("MCP transports advertised before MCP is supported: %+v", mcp)
+	if !mcp.Http || mcp.Sse || mcp.Acp {
+		t.Errorf("MCP transports: %+v, want stdio (always) and http", mcp)
 	}
 	_, err = h.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: 1})
 	if code(err) != -32600 {
@@ -135,8 +137,19 @@ func TestPromptEmbeddedContext(t *testing.T) {
 		t.Errorf("user message holds a refused file or the disk's copy:\n%s", got)
 	}
 	_, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.ImageBlock("AAAA", "image/png")}})
-	if code(err) != -32602 || !strings.Contains(errString(err), "prompt[0]") {
-		t.Errorf("image prompt: %v, want -32602 naming prompt[0]", err)
+	if code(err) != -32602 || !strings.Contains(errString(err), "prompt[0].data") {
+		t.Errorf("a prompt whose image is not one: %v, want -32602 naming prompt[0].data", err)
+	}
+	// A real picture (a 2x1 PNG) goes to the model with the text.
+	png := "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAADklEQVR4nGP4z8DwHwQBEPgD/U6VwW8AAAAASUVORK5CYII="
+	if _, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock("what is this?"), sdk.ImageBlock(png, "image/png")}}); err != nil {
+		t.Fatalf("image prompt: %v", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	last := f.images[len(f.images)-1]
+	if len(last) != 1 || last[0].MediaType != "image/png" || last[0].Width != 2 || last[0].Height != 1 || last[0].Hash == "" {
+		t.Errorf("pictures sent: %+v", last)
 	}
 }
 
@@ -588,22 +601,36 @@ func lastStatus(ups []sdk.SessionNotification, id sdk.ToolCallId) sdk.ToolCallSt
 	return s
 }
 
-func TestMCPServersReportedUnsupported(t *testing.T) {
+// TestMCPServersPassedToTheSession: the editor's stdio and HTTP servers go
+// to the session's factory as tern's (named safely, values literal); an
+// SSE one is reported in _meta as not connected.
+func TestMCPServersPassedToTheSession(t *testing.T) {
 	t.Parallel()
-	h := serve(t, fixed(newFake(nil)), &testClient{})
+	var got []mcp.ServerConfig
+	factory := func(_ context.Context, _ string, _ tools.EditorFiles, servers []mcp.ServerConfig) (app.Service, error) {
+		got = servers
+		return newFake(nil), nil
+	}
+	h := serve(t, factory, &testClient{})
 	ctx := context.Background()
 	if _, err := h.conn.Initialize(ctx, sdk.InitializeRequest{ProtocolVersion: 1}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := h.conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: "/w", McpServers: []sdk.McpServer{
-		{Stdio: &sdk.McpServerStdio{Name: "files", Command: "mcp-files", Args: []string{}, Env: []sdk.EnvVariable{}}},
+		{Stdio: &sdk.McpServerStdio{Name: "My Files", Command: "mcp-files", Args: []string{"-v"}, Env: []sdk.EnvVariable{{Name: "TOKEN", Value: "$lit"}}}},
+		{Http: &sdk.McpServerHttpInline{Name: "docs", Type: "http", Url: "https://h/mcp", Headers: []sdk.HttpHeader{{Name: "Authorization", Value: "Bearer x"}}}},
+		{Sse: &sdk.McpServerSseInline{Name: "old", Type: "sse", Url: "https://h/sse", Headers: []sdk.HttpHeader{}}},
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(got) != 2 || got[0].Name != "My-Files" || got[0].Command != "mcp-files" || got[0].Env["TOKEN"] != "$lit" || !got[0].Literal ||
+		got[1].Name != "docs" || got[1].URL != "https://h/mcp" || got[1].Headers["Authorization"] != "Bearer x" {
+		t.Errorf("servers %+v", got)
+	}
 	tern, _ := resp.Meta["tern"].(map[string]any)
-	if note, _ := tern["mcpServers"].(string); !strings.Contains(note, "not supported") || !strings.Contains(note, "1 server not connected") {
-		t.Errorf("_meta = %v: the MCP servers must be reported as not connected", resp.Meta)
+	if note, _ := tern["mcpServers"].(string); !strings.Contains(note, "old (SSE)") {
+		t.Errorf("_meta = %v: the SSE server must be reported as not connected", resp.Meta)
 	}
 }
 
@@ -656,5 +683,60 @@ func TestPlanAccepted(t *testing.T) {
 				t.Errorf("carried out %v (prompts %q), planning %v", carried, f.prompts(), f.Planning())
 			}
 		})
+	}
+}
+
+// TestSubagentPermission: a task's subagent whose call asks is asked on the
+// task's tool call, titled with the subagent, and its answer reaches the
+// subagent; the task gets its own title back.
+func TestSubagentPermission(t *testing.T) {
+	t.Parallel()
+	decisions := make(chan agent.Decision, 1)
+	task := agent.Call{ID: "task1", Name: agent.TaskTool, Args: []byte(`{"description":"check the tests","prompt":"run them"}`)}
+	script := func(ft *fakeTurn) agent.Finish {
+		ft.emit(agent.Event{Kind: agent.EventToolCallStarted, Call: &agent.Call{ID: task.ID, Name: task.Name}})
+		ft.emit(agent.Event{Kind: agent.EventToolCallReady, Call: &task})
+		ft.emit(agent.Event{Kind: agent.EventToolRunning, Call: &task})
+		call := agent.Call{ID: "s1", Name: tools.RunShellName, Args: []byte(`{"command":"go test ./..."}`)}
+		req := agent.NewApprovalRequest("req-s1", call, tools.KindShell, tools.Preview{Command: "go test ./..."}, agent.Scope{Key: "run_shell:go test", Label: "commands starting with `go test`"})
+		req.Subagent = "subagent tester"
+		ft.emit(agent.Event{Kind: agent.EventSubagent, Call: &task, Agent: "tester",
+			Sub: &agent.Event{Kind: agent.EventApprovalRequested, Call: &call, Approval: req}})
+		var d agent.Decision
+		select {
+		case d = <-req.Decisions():
+		case <-ft.ctx.Done():
+			d = agent.Decision{Kind: agent.Cancelled}
+		}
+		decisions <- d
+		ft.emit(agent.Event{Kind: agent.EventToolFinished, Call: &task, Result: &agent.ToolResult{Status: tools.StatusOK, Output: "tests pass"}})
+		return agent.Finish{Reason: agent.FinishDone}
+	}
+	c := &testClient{permit: choose(optAllowOnce)}
+	h := serve(t, fixed(newFake(script)), c)
+	id := h.ready(t, sdk.ClientCapabilities{})
+	resp, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: prompt("test it")})
+	if err != nil || resp.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("prompt: %v %v", resp, err)
+	}
+	if d := <-decisions; d.Kind != agent.AllowOnce {
+		t.Errorf("the subagent got %s, want allow_once", d.Kind)
+	}
+	reqs := c.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("asked %d times", len(reqs))
+	}
+	tc := reqs[0].ToolCall
+	if tc.ToolCallId != "t1-task1" || tc.Title == nil || *tc.Title != "[subagent tester] Run go test ./..." {
+		t.Errorf("asked on %+v", tc)
+	}
+	var title string
+	for _, n := range c.snapshot() {
+		if u := n.Update.ToolCallUpdate; u != nil && u.ToolCallId == "t1-task1" && u.Title != nil {
+			title = *u.Title
+		}
+	}
+	if title != "Task: check the tests" {
+		t.Errorf("the task's title after the answer is %q", title)
 	}
 }

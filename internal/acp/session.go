@@ -13,18 +13,19 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 )
 
 // session is one ACP session: a running app.Service, the projection of its
 // events, and the prompt waiting for its turn to end.
 type session struct {
-	srv    *server
-	id     sdk.SessionId
-	cwd    string
-	svc    app.Service
-	client sdk.ClientCapabilities
-	mcp    int
-	proj   *projector
+	srv        *server
+	id         sdk.SessionId
+	cwd        string
+	svc        app.Service
+	client     sdk.ClientCapabilities
+	mcpSkipped []string
+	proj       *projector
 	// custom are the custom slash commands as last read.
 	custom []commands.Command
 	// files delegates the file tools to the editor; nil when it does not.
@@ -91,7 +92,12 @@ func (s *session) pump() {
 func (s *session) handle(ev agent.Event) {
 	s.send(s.proj.project(ev)...)
 	if ev.Kind == agent.EventApprovalRequested && ev.Approval != nil {
-		s.ask(ev.Approval)
+		s.ask(ev.Approval, nil)
+	}
+	if sub := ev.Sub; ev.Kind == agent.EventSubagent && sub != nil && sub.Kind == agent.EventApprovalRequested && sub.Approval != nil {
+		// A subagent's call that asks is asked on its task's tool call,
+		// the one the editor shows.
+		s.ask(sub.Approval, s.proj.call(ev.Call))
 	}
 	if ev.Kind == agent.EventTurnFinished && ev.Finish != nil {
 		s.usage.add(ev.Finish)
@@ -148,14 +154,10 @@ func (s *session) modeChanged(force bool) {
 
 // meta says in the session's _meta what tern did not do with the request.
 func (s *session) meta() map[string]any {
-	if s.mcp == 0 {
+	if len(s.mcpSkipped) == 0 {
 		return nil
 	}
-	servers := itoa(s.mcp) + " servers"
-	if s.mcp == 1 {
-		servers = "1 server"
-	}
-	return map[string]any{"tern": map[string]any{"mcpServers": "not supported yet: " + servers + " not connected"}}
+	return map[string]any{"tern": map[string]any{"mcpServers": "not connected (unsupported transport or name): " + strings.Join(s.mcpSkipped, ", ")}}
 }
 
 // prompt runs one turn (or a command) and reports how it ended.
@@ -169,15 +171,15 @@ func (s *session) prompt(blocks []sdk.ContentBlock) (sdk.PromptResponse, error) 
 		}
 		return s.command(name, args)
 	}
-	text, notes, err := userMessage(s.svc, s.cwd, blocks)
+	text, images, notes, err := userMessage(s.svc, s.cwd, blocks)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	return s.turn(text, notes)
+	return s.turn(text, images, notes)
 }
 
-// turn submits text and waits for the turn to end.
-func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) {
+// turn submits text (with images) and waits for the turn to end.
+func (s *session) turn(text string, images []provider.Image, notes []string) (sdk.PromptResponse, error) {
 	ch, err := s.hold(agent.EventTurnFinished)
 	if err != nil {
 		return sdk.PromptResponse{}, err
@@ -186,7 +188,7 @@ func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) 
 	for _, n := range notes {
 		s.send(sdk.UpdateAgentMessageText("> not attached: " + n + "\n\n"))
 	}
-	if err := s.svc.Submit(text); err != nil {
+	if err := s.svc.SubmitImages(text, images); err != nil {
 		if errors.Is(err, agent.ErrBusy) {
 			return sdk.PromptResponse{}, busy()
 		}

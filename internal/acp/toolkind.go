@@ -23,7 +23,7 @@ func toolKind(name string) sdk.ToolKind {
 		return sdk.ToolKindSearch
 	case tools.RunShellName:
 		return sdk.ToolKindExecute
-	case tools.TodoWriteName, agent.ProposePlanTool:
+	case tools.TodoWriteName, agent.ProposePlanTool, agent.TaskTool:
 		return sdk.ToolKindThink
 	}
 	return sdk.ToolKindOther
@@ -41,6 +41,8 @@ type callArgs struct {
 	Content   string           `json:"content"`
 	Items     []tools.TodoItem `json:"items"`
 	Plan      string           `json:"plan"`
+	// Description is a task call's few words.
+	Description string `json:"description"`
 }
 
 // parseArgs reads a call's arguments; arguments that are not an object
@@ -75,6 +77,11 @@ func toolTitle(name string, a callArgs) string {
 		return "Update the plan"
 	case agent.ProposePlanTool:
 		return "Propose a plan"
+	case agent.TaskTool:
+		if a.Description != "" {
+			return "Task: " + firstLine(a.Description)
+		}
+		return "Task"
 	}
 	return name
 }

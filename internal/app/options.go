@@ -8,6 +8,8 @@ import (
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/hooks"
+	"github.com/ternhq/tern/tools/lsp"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // Options are what a front end's wiring hands the session service: the
@@ -61,6 +63,9 @@ type Options struct {
 	// its window, list prices, reasoning efforts and image support; nil
 	// without a database.
 	ModelInfo func(model string) (models.Info, bool)
+	// Vision is a model's configured image support (config vision); nil
+	// (or a nil answer) leaves it to the model database.
+	Vision func(model string) *bool
 	// AssumedWindow is the window assumed for a model nothing knows the
 	// window of (default_context_window); 0 is AssumedContextWindow.
 	AssumedWindow int
@@ -76,6 +81,11 @@ type Options struct {
 	Models func(ctx context.Context) ([]string, error)
 	// RememberModel keeps a picked model for new sessions; nil: it cannot.
 	RememberModel func(id string) error
+	// MCP and LSP are the session's MCP servers and language servers, for
+	// front ends to show; nil when none are configured. The wiring starts
+	// them and closes them.
+	MCP *mcp.Manager
+	LSP *lsp.Manager
 	// Redact scrubs the API key from what is shown.
 	Redact func(string) string
 	// Notify receives what starting the session had to say (a resumed

@@ -6,9 +6,12 @@ import (
 	"sync"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/lsp"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // The session service, checked at compile time.
@@ -40,10 +43,15 @@ type Session struct {
 	redact   func(string) string
 	models   func(ctx context.Context) ([]string, error)
 	remember func(id string) error
+	// mcp and lsp are the session's servers; nil when none are.
+	mcp *mcp.Manager
+	lsp *lsp.Manager
 	// modelInfo looks models up in the database; prices are the
 	// configured ones. Either may be nil.
 	modelInfo func(model string) (models.Info, bool)
-	prices    func(model string) *agent.Prices
+	// vision is the configured image support of a model (nil: not set).
+	vision func(model string) *bool
+	prices func(model string) *agent.Prices
 	// effort is the reasoning effort chosen ("": the model's default).
 	// home is $TERN_HOME ("": none), where the user's commands are.
 	home     string
@@ -66,7 +74,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	s := &Session{
 		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
-		modelInfo: opts.ModelInfo, prices: opts.Prices, effort: opts.Effort,
+		mcp: opts.MCP, lsp: opts.LSP,
+		modelInfo: opts.ModelInfo, vision: opts.Vision, prices: opts.Prices, effort: opts.Effort,
 		home: opts.Home,
 	}
 	s.window = &windowSource{
@@ -246,6 +255,19 @@ func (s *Session) Events() <-chan agent.Event { return s.events }
 
 // Submit sends a user message.
 func (s *Session) Submit(text string) error { return s.agent.Submit(text) }
+
+// SubmitImages sends a user message with pictures attached.
+// A model known not to accept images (config vision = false, else the
+// model database) gets none: the message is refused, saying so.
+func (s *Session) SubmitImages(text string, images []provider.Image) error {
+	if len(images) > 0 {
+		if ok, why := s.AcceptsImages(s.Model()); !ok {
+			return fmt.Errorf("%s does not accept images (%s): remove them, or switch to a model that does; "+
+				"if it does, set vision = true under [models.%q] in config.toml", s.Model(), why, s.Model())
+		}
+	}
+	return s.agent.SubmitImages(text, images)
+}
 
 // Cancel stops the running turn.
 func (s *Session) Cancel() { s.agent.Cancel() }

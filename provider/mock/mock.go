@@ -70,6 +70,9 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 	t.user = resolveMentions(t.user)
 	for _, s := range req.Tools {
 		t.canPropose = t.canPropose || s.Name == proposePlanTool
+		if s.Name == taskTool {
+			t.canTask, t.agents = true, taskAgents(s.Parameters)
+		}
 	}
 	// The agent offers propose_plan only in plan mode, which its note
 	// announces on the first message alone.

@@ -20,6 +20,8 @@ type scene struct {
 // occur, the earliest in the message wins; on a tie, the one listed first.
 func scenes() []scene {
 	return []scene{
+		{name: "delegate", leading: true, step: delegateStep,
+			keywords: []string{"delegate"}},
 		{name: "read", leading: true, step: readStep,
 			keywords: []string{"read", "summarise", "summarize", "explain", "open", "cat"}},
 		{name: "search", leading: true, step: searchStep,

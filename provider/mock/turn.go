@@ -1,6 +1,10 @@
 package mock
 
-import "github.com/ternhq/tern/provider"
+import (
+	"regexp"
+
+	"github.com/ternhq/tern/provider"
+)
 
 // turn is what a scene sees of the conversation: the last user message, the
 // keyword that chose the scene, and the tool results that arrived after that
@@ -25,6 +29,10 @@ type turn struct {
 	planning, accepted bool
 	// canPropose is true when the request offers propose_plan (plan mode).
 	canPropose bool
+	// canTask is true when the request offers the task tool (subagents);
+	// agents are the custom subagents its "agent" parameter names.
+	canTask bool
+	agents  []string
 }
 
 func newTurn(msgs []provider.Message) turn {
@@ -57,11 +65,30 @@ func newTurn(msgs []provider.Message) turn {
 			}
 		case provider.RoleTool:
 			c := calls[m.ToolCallID]
-			t.results = append(t.results, parseResult(c.Name, c.Arguments, m.Content))
+			t.results = append(t.results, parseResult(c.Name, c.Arguments, earlierContent(msgs, m.Content)))
 		case provider.RoleSystem, provider.RoleUser:
 		}
 	}
 	return t
+}
+
+// unchangedSince matches the agent's answer to a re-read of an unchanged
+// file, which points at the earlier result instead of repeating it.
+var unchangedSince = regexp.MustCompile(`unchanged since call (\S+?);`)
+
+// earlierContent is content, or, when it says the file is unchanged since
+// an earlier call, that call's result: a model reads it from there.
+func earlierContent(msgs []provider.Message, content string) string {
+	m := unchangedSince.FindStringSubmatch(content)
+	if m == nil {
+		return content
+	}
+	for _, msg := range msgs {
+		if msg.Role == provider.RoleTool && msg.ToolCallID == m[1] {
+			return msg.Content
+		}
+	}
+	return content
 }
 
 // last returns the latest result of a call to one of the named tools.

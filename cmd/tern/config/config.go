@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/tools/hooks"
+	"github.com/ternhq/tern/tools/mcp"
 )
 
 // Defaults for settings nobody configured.
@@ -27,6 +28,9 @@ const (
 	// DefaultMaxRepeats is how many identical tool calls end a turn (as
 	// agent.DefaultMaxRepeats).
 	DefaultMaxRepeats = 5
+	// DefaultMaxParallel is how many reads and tasks of one answer run at
+	// once (as agent.DefaultMaxParallel).
+	DefaultMaxParallel = 4
 	// DefaultTheme picks dark or light from the terminal's background.
 	DefaultTheme = "auto"
 	// DefaultCompactThreshold is the context use, in percent of the window,
@@ -58,6 +62,11 @@ type Config struct {
 	MaxRepeats Value[int]
 	// OutputCap limits each tool result, in bytes.
 	OutputCap Value[int]
+	// SubagentModel is the model of the task tool's subagents; "" means
+	// the session's model.
+	SubagentModel Value[string]
+	// MaxParallel is how many reads and tasks of one answer run at once.
+	MaxParallel Value[int]
 	// SecretPatterns are base-name globs of files the read tools refuse.
 	SecretPatterns Value[[]string]
 	// Sandbox is true when shell commands run confined (--sandbox on).
@@ -84,14 +93,24 @@ type Config struct {
 	// Mouse turns mouse capture on when the interface starts (/mouse
 	// toggles it).
 	Mouse Value[bool]
+	// WebFetchAllowPrivate lets web_fetch reach loopback, private,
+	// link-local and metadata addresses (web_fetch_allow_private).
+	WebFetchAllowPrivate Value[bool]
 	// TitleModel is the model that names sessions; empty: the session's.
 	TitleModel Value[string]
+	// MCPServers are config.toml's [mcp_servers.*], sorted by name.
+	MCPServers []mcp.ServerConfig
+	// MCPTrustReadOnly lets the read-only policy run MCP tools their
+	// server marks read-only.
+	MCPTrustReadOnly Value[bool]
 	// DefaultContextWindow is the window assumed, in tokens, for a model
 	// nothing knows the window of (default_context_window).
 	DefaultContextWindow Value[int]
 	// ReasoningEffort is the reasoning effort sent to models that reason
 	// (--effort, reasoning_effort); empty: the model's default.
 	ReasoningEffort Value[string]
+	// LSP are the language-server settings.
+	LSP LSP
 
 	// Hooks are config.toml's [[hooks]], with where each is written.
 	Hooks []hooks.Hook
@@ -112,6 +131,9 @@ type ModelSettings struct {
 	PriceOutput      float64 `toml:"price_output"`
 	// Headers are extra HTTP headers sent with requests for this model.
 	Headers map[string]string `toml:"headers"`
+	// Vision says whether the model accepts image input; nil leaves it to
+	// the model database.
+	Vision *bool `toml:"vision"`
 }
 
 // ModelSettings returns the settings for a model id (zero when there are none).

@@ -24,6 +24,8 @@ type fileConfig struct {
 	MaxSteps         *int                     `toml:"max_steps"`
 	MaxAttempts      *int                     `toml:"max_attempts"`
 	MaxRepeats       *int                     `toml:"max_repeats"`
+	SubagentModel    *string                  `toml:"subagent_model"`
+	MaxParallel      *int                     `toml:"max_parallel"`
 	OutputCap        *int                     `toml:"output_cap"`
 	SecretPatterns   *[]string                `toml:"secret_patterns"`
 	Sandbox          *onOff                   `toml:"sandbox"`
@@ -38,6 +40,12 @@ type fileConfig struct {
 	Theme            *string                  `toml:"theme"`
 	Mouse            *bool                    `toml:"mouse"`
 	TitleModel       *string                  `toml:"title_model"`
+	// The language servers (lsp.go).
+	LSP       *lspSetting `toml:"lsp"`
+	LSPWait   *string     `toml:"lsp_wait"`
+	LSPSettle *string     `toml:"lsp_settle"`
+	// WebFetchAllowPrivate lets web_fetch reach private addresses.
+	WebFetchAllowPrivate *bool `toml:"web_fetch_allow_private"`
 
 	// What tern knows of models (modelfacts.go).
 	DefaultContextWindow *int    `toml:"default_context_window"`
@@ -50,6 +58,9 @@ type fileConfig struct {
 
 	// Hooks are the user's hooks (hooks.go).
 	Hooks []HookSettings `toml:"hooks"`
+	// The MCP servers (mcp.go).
+	MCPServers       map[string]mcpServerFile `toml:"mcp_servers"`
+	MCPTrustReadOnly *bool                    `toml:"mcp_trust_read_only"`
 }
 
 // onOff is a switch written as a boolean or as "on"/"off" (sandbox = "off").

@@ -157,6 +157,11 @@ func Load(in Inputs) (*Config, error) {
 	if v := c.MaxRepeats; v.V < 0 || v.V == 1 {
 		errs = append(errs, fmt.Errorf("max repeats from %s is %d; use 2 or more identical tool calls to end a turn, or 0 to turn the loop guard off", v.Source, v.V))
 	}
+	c.SubagentModel = resolveString(nil, "", env, nil, fc.SubagentModel, file, "")
+	c.MaxParallel = resolveInt(nil, "", fc.MaxParallel, file, DefaultMaxParallel)
+	if v := c.MaxParallel; v.V < 1 {
+		errs = append(errs, fmt.Errorf("max parallel from %s is %d; use 1 (one call at a time) or more", v.Source, v.V))
+	}
 	c.CompactThreshold = resolveInt(nil, "", fc.CompactThreshold, file, DefaultCompactThreshold)
 	if v := c.CompactThreshold; v.V < 0 || v.V > 100 {
 		errs = append(errs, fmt.Errorf("compact threshold from %s is %d; use a percentage of the context window from 1 to 100, or 0 to turn automatic compaction off", v.Source, v.V))
@@ -164,6 +169,7 @@ func Load(in Inputs) (*Config, error) {
 	errs = append(errs, c.resolveSandbox(in, fc, file)...)
 	errs = append(errs, c.resolveBudget(in, fc, file)...)
 	errs = append(errs, c.resolveBounds(fc, file)...)
+	errs = append(errs, c.resolveLSP(fc, file)...)
 	for _, v := range []struct {
 		name string
 		val  Value[int]
@@ -188,6 +194,11 @@ func Load(in Inputs) (*Config, error) {
 		c.Mouse = Value[bool]{V: *fc.Mouse, Source: file}
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
+	errs = append(errs, c.resolveMCP(fc, file)...)
+	c.WebFetchAllowPrivate = Value[bool]{Source: Source{Kind: SourceDefault}}
+	if fc.WebFetchAllowPrivate != nil {
+		c.WebFetchAllowPrivate = Value[bool]{V: *fc.WebFetchAllowPrivate, Source: file}
+	}
 	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
 	if len(fc.Hooks) > 0 {
 		data, _ := os.ReadFile(c.File) // read once already; only the lines are looked up

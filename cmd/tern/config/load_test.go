@@ -198,6 +198,23 @@ max_attempts = 2
 			want: want{"8", "config "},
 		},
 		{
+			name: "max parallel default",
+			get:  func(c *Config) (string, Source) { return itoa(c.MaxParallel.V), c.MaxParallel.Source },
+			want: want{"4", "default"},
+		},
+		{
+			name: "max parallel from file",
+			file: "max_parallel = 1\n",
+			get:  func(c *Config) (string, Source) { return itoa(c.MaxParallel.V), c.MaxParallel.Source },
+			want: want{"1", "config "},
+		},
+		{
+			name: "subagent model from file",
+			file: "subagent_model = \"small\"\n",
+			get:  func(c *Config) (string, Source) { return c.SubagentModel.V, c.SubagentModel.Source },
+			want: want{"small", "config "},
+		},
+		{
 			name: "max attempts default",
 			get:  func(c *Config) (string, Source) { return itoa(c.MaxAttempts.V), c.MaxAttempts.Source },
 			want: want{"4", "default"},
@@ -276,8 +293,10 @@ allow = ["run_shell:go test *", "edit_file:docs/**"]
 deny = ["run_shell:git push *"]
 output_cap = 4096
 secret_patterns = ["*.secret"]
+web_fetch_allow_private = true
 
 [models."openai/gpt-4o"]
+vision = false
 context_window = 128000
 price_input = 2.5
 price_cached_input = 1.25
@@ -307,6 +326,10 @@ headers = { "HTTP-Referer" = "https://example.com", "X-Title" = "tern" }
 	want := ModelSettings{
 		ContextWindow: 128000, PriceInput: 2.5, PriceCachedInput: 1.25, PriceOutput: 10,
 		Headers: map[string]string{"HTTP-Referer": "https://example.com", "X-Title": "tern"},
+		Vision:  new(bool),
+	}
+	if !c.WebFetchAllowPrivate.V || c.WebFetchAllowPrivate.Source.Kind != SourceFile {
+		t.Errorf("web_fetch_allow_private = %v (%s)", c.WebFetchAllowPrivate.V, c.WebFetchAllowPrivate.Source)
 	}
 	if !reflect.DeepEqual(ms, want) {
 		t.Errorf("model settings = %+v, want %+v", ms, want)
@@ -373,6 +396,11 @@ func TestErrors(t *testing.T) {
 			name: "max repeats of one",
 			file: "max_repeats = 1\n",
 			want: []string{"max repeats from config", "0 to turn the loop guard off"},
+		},
+		{
+			name: "max parallel of zero",
+			file: "max_parallel = 0\n",
+			want: []string{"max parallel from config", "use 1"},
 		},
 		{
 			name: "max attempts too small",

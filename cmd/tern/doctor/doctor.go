@@ -68,6 +68,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	}
 	add(policyCheck(c))
 	add(rulesCheck(c))
+	add(mcpCheck(c))
 	add(Check{Mark: Pass, Name: "limits", Detail: fmt.Sprintf("max_steps %d (%s), max_attempts %d (%s), output_cap %d bytes (%s)",
 		c.MaxSteps.V, c.MaxSteps.Source, c.MaxAttempts.V, c.MaxAttempts.Source, c.OutputCap.V, c.OutputCap.Source)})
 	add(Check{Mark: Pass, Name: "secret files", Detail: fmt.Sprintf("%s (%s)", strings.Join(c.SecretPatterns.V, " "), c.SecretPatterns.Source)})
@@ -77,6 +78,7 @@ func Run(ctx context.Context, opts Options) []Check {
 	}
 	add(Check{Mark: Pass, Name: "interface", Detail: fmt.Sprintf("theme %s (%s), mouse %t (%s)", c.Theme.V, c.Theme.Source, c.Mouse.V, c.Mouse.Source)})
 	checks = append(checks, modelChecks(ctx, c, opts.Facts, opts.Timeout)...)
+	add(lspCheck(c))
 
 	if offline {
 		for _, name := range []string{"gateway", "model listed", "streaming"} {
@@ -203,6 +205,24 @@ func hooksCheck(c *config.Config) Check {
 		list = append(list, fmt.Sprintf("%s: %q (line %d)", on, h.Command, h.Line))
 	}
 	return Check{Mark: Pass, Name: "hooks", Detail: strings.Join(list, "; ") + " — run with your rights, outside the sandbox; a project's own: tern hooks"}
+}
+
+// mcpCheck lists config.toml's MCP servers without starting them (`tern
+// mcp list` starts them); a workspace's .mcp.json is not read here.
+func mcpCheck(c *config.Config) Check {
+	trust := fmt.Sprintf("mcp_trust_read_only %t (%s)", c.MCPTrustReadOnly.V, c.MCPTrustReadOnly.Source)
+	if len(c.MCPServers) == 0 {
+		return Check{Mark: Pass, Name: "MCP servers", Detail: "none in config.toml; " + trust}
+	}
+	names := make([]string, len(c.MCPServers))
+	for i, s := range c.MCPServers {
+		names[i] = s.Name + " (" + s.Transport()
+		if s.Disabled {
+			names[i] += ", disabled"
+		}
+		names[i] += ")"
+	}
+	return Check{Mark: Pass, Name: "MCP servers", Detail: strings.Join(names, ", ") + "; " + trust + "; `tern mcp list` starts them and shows their tools"}
 }
 
 // gatewayChecks lists the models, looks for the configured one, and streams

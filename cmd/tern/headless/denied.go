@@ -34,11 +34,11 @@ func (d *denials) requested(req *agent.ApprovalRequest) string {
 	case req.Always:
 		why = "always asks (" + req.Reason + ")"
 		d.always++
-	case req.Kind == tools.KindShell:
-		d.shell = true
+	case req.Kind == tools.KindShell, req.Kind == tools.KindExternal:
+		d.shell = true // like commands, MCP calls run unasked only under full-auto or by rule
 	case req.Kind == tools.KindEdit:
 		d.edit = true
-	case req.Kind == tools.KindRead:
+	case req.Kind == tools.KindNetwork, req.Kind == tools.KindRead:
 	}
 	return deniedLine(req.Call, why)
 }

@@ -25,6 +25,14 @@ func progressLine(ev agent.Event) string {
 			return "" // warnings are printed whether or not progress is
 		}
 		return fmt.Sprintf("⚙ hook %s %s: exit %d (%s)", ev.Hook.Event, firstLine(ev.Hook.Hook.Command), ev.Hook.Exit, ev.Hook.Duration.Round(time.Millisecond))
+	case agent.EventSubagent:
+		if ev.Sub == nil || ev.Sub.Kind == agent.EventSubagent {
+			return ""
+		}
+		if line := progressLine(*ev.Sub); line != "" {
+			return "  [task] " + line
+		}
+		return ""
 	case agent.EventToolCallReady:
 		if ev.Call == nil {
 			return ""

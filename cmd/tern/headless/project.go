@@ -69,6 +69,8 @@ type Projector struct {
 	sent      int
 	estimated provider.Usage
 	estimates int
+	// children project the events of the turn's subagents, by task call id.
+	children map[string]*Projector
 }
 
 type textItem struct {
@@ -108,6 +110,7 @@ func (p *Projector) Project(ev agent.Event) []Message {
 		p.turn = ev.Turn
 		p.reasoning, p.message, p.pending, p.abandoned = nil, nil, nil, nil
 		p.calls = map[string]*callItem{}
+		p.children = nil
 		p.usage, p.requests = provider.Usage{}, 0
 		p.request, p.sentN, p.sent, p.estimated, p.estimates = nil, 0, 0, provider.Usage{}, 0
 		return []Message{TurnStarted{Type: TypeTurnStarted, Version: Version, Turn: p.turn, Prompt: ev.Text}}
@@ -207,6 +210,8 @@ func (p *Projector) Project(ev agent.Event) []Message {
 			return nil // the prompt and the results have lines of their own
 		}
 		return p.keep(ev.Message)
+	case agent.EventSubagent:
+		return p.subagent(ev)
 	case agent.EventCompactionFinished:
 		c := ev.Compaction
 		if ev.Err != nil || c == nil || c.Cancelled {
