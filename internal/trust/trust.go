@@ -14,9 +14,10 @@ import (
 	"path/filepath"
 )
 
-// Store is one file of approvals under a tern home, e.g.
-// "hooks-approved.json": a JSON object mapping a workspace root to the
-// SHA-256 of the approved content (the format .mcp.json approvals use).
+// Store is one file of approvals under a tern home ("hooks-approved.json"
+// for a project's .tern/config.toml, "mcp-approved.json" for its .mcp.json):
+// a JSON object mapping a workspace root to the SHA-256 of the approved
+// content.
 type Store struct {
 	Home string
 	File string
