@@ -236,7 +236,7 @@ func readRegular(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: nothing to flush
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err
