@@ -94,6 +94,9 @@ type Options struct {
 	// one model answer; an answer that passes it fails the turn with
 	// ErrAnswerTooLarge. 0 means DefaultMaxAnswerBytes, negative no limit.
 	MaxAnswerBytes int
+	// Hooks, when set, runs the user's hooks around tool calls, on each
+	// prompt, at each turn's end and before the first prompt (hooks.go).
+	Hooks Hooks
 	// External offers tools that come and go (MCP servers); they are read
 	// at each turn's start and offered after the registry's.
 	External tools.Source
@@ -127,6 +130,9 @@ type Agent struct {
 	maxRetries int
 
 	started sync.Once
+	// hooksStarted is set once the session_start hooks ran (first prompt,
+	// and again after Reset).
+	hooksStarted atomic.Bool
 
 	mu       sync.Mutex
 	policy   Policy
@@ -410,6 +416,7 @@ func (a *Agent) Reset() error {
 	a.resetPlanNoteLocked()
 	a.reverted = reverted{} // the new conversation never saw those edits
 	a.lastPrompt, a.lastPromptMsgs = 0, 0
+	a.hooksStarted.Store(false) // a new session: session_start runs again
 	return nil
 }
 

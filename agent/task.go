@@ -13,13 +13,23 @@ import (
 
 // perform runs one call that passed the loop guard: a task call starts its
 // subagent, any other call is checked, approved and run (execute).
+//
+// The user's before_tool hooks may deny any call (execute runs them for
+// the others) and after_tool hooks see each call that was not denied.
 func (t *turn) perform(pc *preparedCall) callOutcome {
-	if pc.call.Name == TaskTool && t.a.task != nil && pc.argErr == nil {
-		if err := tools.Validate(t.a.task.spec.Parameters, pc.args); err == nil {
-			return t.runTask(pc)
+	var o callOutcome
+	if pc.call.Name == TaskTool && t.a.task != nil && pc.argErr == nil && tools.Validate(t.a.task.spec.Parameters, pc.args) == nil {
+		if denied := t.beforeToolHooks(pc); denied != nil {
+			return callOutcome{res: *denied}
 		}
+		o = t.runTask(pc)
+	} else {
+		o = callOutcome{res: t.execute(pc)}
 	}
-	return callOutcome{res: t.execute(pc)}
+	if o.res.Status != tools.StatusDenied {
+		t.afterToolHooks(pc, o.res)
+	}
+	return o
 }
 
 // runTask runs a task call: a child agent with its own conversation and
@@ -168,6 +178,9 @@ func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if o.Hooks != nil {
+		child.opts.Hooks = toolHooks{o.Hooks}
 	}
 	child.askMu, child.subagent = a.askMu, true
 	child.backoff, child.maxRetries = a.backoff, a.maxRetries

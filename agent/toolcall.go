@@ -107,6 +107,9 @@ func (t *turn) execute(pc *preparedCall) ToolResult {
 		return errorResult("invalid arguments", fmt.Sprintf("The call to %s was not run: the arguments do not match its parameters: %v.\n%s",
 			spec.Name, err, expected(spec)))
 	}
+	if denied := t.beforeToolHooks(pc); denied != nil {
+		return *denied
+	}
 	r := t.a.judge(pc.tool, spec.Name, pc.args, t.a.Policy())
 	switch r.Verdict {
 	case approval.Run:

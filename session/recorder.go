@@ -294,8 +294,9 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		return r.subagentLocked(ev)
 	case agent.EventApprovalResolved:
 		r.recordApprovalLocked(ev)
-	case agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput:
-		// Live progress; the result holds what the model saw.
+	case agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput, agent.EventHook:
+		// Live progress; the result holds what the model saw (a hook's
+		// denial and notes are in the messages).
 	case agent.EventToolFinished:
 		if ev.Call != nil && r.results[ev.Call.ID] {
 			delete(r.results, ev.Call.ID) // written when the agent appended it

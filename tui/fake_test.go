@@ -11,6 +11,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
@@ -72,8 +73,10 @@ type fakeBackend struct {
 	continueUnrecorded func() bool
 	shell              func(ctx context.Context, command string, output func(text string, stderr bool)) (int, error)
 	attach             func(path string) (string, error)
-	files              func(ctx context.Context, max int) ([]string, error)
-	remember           func(line string) (string, error)
+	// custom are the custom commands Commands reads.
+	custom   []commands.Command
+	files    func(ctx context.Context, max int) ([]string, error)
+	remember func(line string) (string, error)
 
 	// info and prices answer ModelInfo and Prices; nil: the model is
 	// unknown, not priced. effort is the effort chosen (SetEffort).

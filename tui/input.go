@@ -130,7 +130,7 @@ func (m *model) send() tea.Cmd {
 		hcmd := m.appendHistory(value)
 		m.pal = nil
 		line := strings.TrimSpace(value)
-		if !knownCommand(line) && !m.isMCPPrompt(line) {
+		if !m.knownCommand(line) && !m.isMCPPrompt(line) {
 			m.unknownCommand(line)
 			return hcmd
 		}

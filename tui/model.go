@@ -10,6 +10,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
@@ -83,6 +84,8 @@ type model struct {
 	// memAdded are the `#` lines added this session, for /memory;
 	// memNotes those the model has not been told of yet (next prompt).
 	memAdded, memNotes []string
+	// custom are the custom slash commands as last read (palette opening).
+	custom []commands.Command
 	// compacting is true while /compact runs; compactB shows the running
 	// compaction. planning mirrors the agent's plan mode; planOffer asks
 	// whether to accept the plan the model presented; planProposed says
@@ -436,7 +439,7 @@ func onlyStreamed(evs []agent.Event) bool {
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
-			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventSubagent:
+			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventHook, agent.EventSubagent:
 			return false
 		}
 	}

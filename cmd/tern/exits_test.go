@@ -462,6 +462,7 @@ var (
 		"UndoRewind":         "reverses a rewind, inside the workspace",
 		"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
 		"Rename":             "records the title the user typed in the session log; nothing is read",
+		"Commands":           "custom command files the user or project wrote (.tern/commands, TERN_HOME/commands): regular files only, never links; their @-mentions go through Attach",
 	}
 )
 
@@ -571,7 +572,7 @@ turn:
 			case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 				agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 				agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventSubagent:
+				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook, agent.EventSubagent:
 			}
 		case <-timeout:
 			t.Fatal("the turn did not finish within a minute")

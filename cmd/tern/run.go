@@ -69,7 +69,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		_ = a.Close() // nothing ran; the log holds only its header
 		return exitUsage
 	}
-	code := c.runTurn(ctx, a, prompt, images, rf.json)
+	code := c.runTurn(ctx, a, c.expandCommand(a.Session, prompt), images, rf.json)
 	// headless.Run has drained the agent's events: everything the session
 	// holds is recorded, including an interrupted answer.
 	if err := a.Close(); err != nil {

@@ -15,6 +15,7 @@ Usage:
   tern doctor [flags]         check the configuration and the gateway
   tern mcp list|add|remove|approve
                               the MCP servers whose tools the model may use
+  tern hooks [list|approve]   the configured hooks; approve this workspace's .tern/config.toml
   tern --version              print the version
 
 Interface flags:

@@ -221,6 +221,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if cfg.Home.V != "" {
 		remember = cfg.RememberModel
 	}
+	hookRunner, hookNotice := c.hooksRunner(cfg, ws.Root, opts.notices)
 	sess, err := app.New(ctx, app.Options{
 		Version:      version,
 		Provider:     prov,
@@ -266,13 +267,19 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Redact:        redact,
 		Notify:        func(s string) { c.printf(opts.notices, "tern: %s\n", s) },
 		Debug:         debugLog(cfg.Home.V, redact),
+		Hooks:         hookRunner,
 	})
 	if err != nil {
 		return nil, err
 	}
 	done = true
 	prices, priceSource := startPrices(sess)
+	var notices []string
+	if hookNotice != "" {
+		notices = append(notices, hookNotice)
+	}
 	return &wired{
+		Notices:     notices,
 		Session:     sess,
 		Saved:       saved,
 		Pick:        opts.session.Mode == app.ResumePick,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
@@ -37,6 +38,7 @@ type fakeService struct {
 	opened     string
 	replay     []agent.Event
 	attach     map[string]string
+	custom     []commands.Command
 
 	// images are the pictures of each SubmitImages.
 	images [][]provider.Image

@@ -544,7 +544,7 @@ func TestSlashCommands(t *testing.T) {
 		if u := n.Update.AgentMessageChunk; u != nil {
 			text += u.Content.Text.Text + "\n"
 		}
-		if u := n.Update.AvailableCommandsUpdate; u != nil && len(u.AvailableCommands) != len(editorCommands) {
+		if u := n.Update.AvailableCommandsUpdate; u != nil && len(u.AvailableCommands) != len(editorCommands)+len(f.custom) {
 			t.Errorf("commands %+v", u.AvailableCommands)
 		}
 	}

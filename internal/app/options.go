@@ -7,6 +7,7 @@ import (
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/hooks"
 	"github.com/ternhq/tern/tools/lsp"
 	"github.com/ternhq/tern/tools/mcp"
 )
@@ -90,6 +91,9 @@ type Options struct {
 	// Notify receives what starting the session had to say (a resumed
 	// session adapted, no home to record in, a log that cannot be opened).
 	Notify func(string)
+	// Hooks are the user's hooks (config.toml, an approved project
+	// .tern/config.toml); nil runs none.
+	Hooks *hooks.Runner
 	// Debug notes background failures (a title request) in a debug log.
 	Debug func(format string, args ...any)
 }

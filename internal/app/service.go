@@ -10,6 +10,7 @@ import (
 	"errors"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
@@ -161,6 +162,9 @@ type Workspace interface {
 	AttachImage(path string) (provider.Image, error)
 	// Files lists up to max workspace files for the @-mention picker.
 	Files(ctx context.Context, max int) ([]string, error)
+	// Commands reads the custom slash commands, the user's and the
+	// project's, anew at each call; builtin names the front end's own.
+	Commands(builtin func(name string) bool) ([]commands.Command, error)
 	// Remember adds a `#` line to the project's AGENTS.md and returns the
 	// file's path.
 	Remember(line string) (path string, err error)

@@ -53,6 +53,8 @@ type Session struct {
 	vision func(model string) *bool
 	prices func(model string) *agent.Prices
 	// effort is the reasoning effort chosen ("": the model's default).
+	// home is $TERN_HOME ("": none), where the user's commands are.
+	home     string
 	effortMu sync.Mutex
 	effort   string
 }
@@ -74,6 +76,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
 		mcp: opts.MCP, lsp: opts.LSP,
 		modelInfo: opts.ModelInfo, vision: opts.Vision, prices: opts.Prices, effort: opts.Effort,
+		home: opts.Home,
 	}
 	s.window = &windowSource{
 		configured: func(m string) int { return windowOf(opts.Window, m) },
@@ -125,6 +128,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	ao.ContextWindow, _ = s.window.known(model)
 	ao.BeforeRequest = recordGate(s.log, logFailed)
 	ao.BeforeTool = recordGate(s.log, logFailed)
+	if opts.Hooks != nil {
+		ao.Hooks = sessionHooks{runner: opts.Hooks, id: s.ID}
+	}
 	a, err := agent.New(ao)
 	if err != nil {
 		_ = s.log.close()

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/ternhq/tern/tools/hooks"
 	"github.com/ternhq/tern/tools/mcp"
 )
 
@@ -110,6 +111,9 @@ type Config struct {
 	ReasoningEffort Value[string]
 	// LSP are the language-server settings.
 	LSP LSP
+
+	// Hooks are config.toml's [[hooks]], with where each is written.
+	Hooks []hooks.Hook
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.

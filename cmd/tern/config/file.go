@@ -56,6 +56,8 @@ type fileConfig struct {
 	StreamIdleTimeout *string `toml:"stream_idle_timeout"`
 	MaxAnswerBytes    *int    `toml:"max_answer_bytes"`
 
+	// Hooks are the user's hooks (hooks.go).
+	Hooks []HookSettings `toml:"hooks"`
 	// The MCP servers (mcp.go).
 	MCPServers       map[string]mcpServerFile `toml:"mcp_servers"`
 	MCPTrustReadOnly *bool                    `toml:"mcp_trust_read_only"`

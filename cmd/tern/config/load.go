@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -199,6 +200,12 @@ func Load(in Inputs) (*Config, error) {
 		c.WebFetchAllowPrivate = Value[bool]{V: *fc.WebFetchAllowPrivate, Source: file}
 	}
 	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
+	if len(fc.Hooks) > 0 {
+		data, _ := os.ReadFile(c.File) // read once already; only the lines are looked up
+		hs, err := resolveHooks(c.File, data, fc.Hooks)
+		c.Hooks = hs
+		errs = append(errs, err)
+	}
 	c.Models = fc.Models
 	if c.Models == nil {
 		c.Models = map[string]ModelSettings{}

@@ -120,6 +120,8 @@ func (r *runner) handle(ev agent.Event) {
 		// of the answer given for nobody.
 		r.stderrf("%s", r.denied.requested(ev.Approval))
 	case ev.Kind == agent.EventApprovalResolved && !ev.Decision.Auto:
+	case hookWarning(ev) != "":
+		r.stderrf("tern run: warning: %s", hookWarning(ev))
 	case refused != "":
 		r.stderrf("%s", refused)
 	case r.opts.Progress:
@@ -271,4 +273,16 @@ func sizeOf(n int) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// hookWarning is the warning of a hook run that needs one, the session's or
+// a subagent's (whose tool calls run the before_tool and after_tool hooks).
+func hookWarning(ev agent.Event) string {
+	if ev.Kind == agent.EventSubagent && ev.Sub != nil {
+		ev = *ev.Sub
+	}
+	if ev.Kind != agent.EventHook || ev.Hook == nil {
+		return ""
+	}
+	return ev.Hook.Warning()
 }
