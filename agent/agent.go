@@ -94,11 +94,15 @@ type Options struct {
 	// one model answer; an answer that passes it fails the turn with
 	// ErrAnswerTooLarge. 0 means DefaultMaxAnswerBytes, negative no limit.
 	MaxAnswerBytes int
+	// Hooks, when set, runs the user's hooks around tool calls, on each
+	// prompt, at each turn's end and before the first prompt (hooks.go).
+	Hooks Hooks
 	// External offers tools that come and go (MCP servers); they are read
 	// at each turn's start and offered after the registry's.
 	External tools.Source
 	// TrustReadOnlyMCP lets the read-only policy run MCP tools their
-	// server marks read-only (mcp_trust_read_only).
+	// server marks read-only (mcp_trust_read_only); only with it do those
+	// tools run in parallel with other reads and reach subagents.
 	TrustReadOnlyMCP bool
 	// Subagents offers the task tool, which starts a subagent; nil offers
 	// none (and a subagent's own agent has none).
@@ -126,6 +130,9 @@ type Agent struct {
 	maxRetries int
 
 	started sync.Once
+	// hooksStarted is set once the session_start hooks ran (first prompt,
+	// and again after Reset).
+	hooksStarted atomic.Bool
 
 	mu       sync.Mutex
 	policy   Policy
@@ -172,6 +179,7 @@ type Agent struct {
 // pendingTurn is a submitted message Run has not started yet.
 type pendingTurn struct {
 	text      string
+	images    []provider.Image
 	cancelled bool
 	// compact makes it a /compact request; text is the focus.
 	compact bool
@@ -221,7 +229,7 @@ func New(opts Options) (*Agent, error) {
 	}
 	var task *taskTool
 	if opts.Subagents != nil {
-		tt := newTaskTool(opts.Subagents)
+		tt := newTaskTool(opts.Subagents, opts.External != nil && opts.TrustReadOnlyMCP)
 		task = &tt
 		s := tt.Spec()
 		ps = append(ps, provider.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
@@ -293,7 +301,13 @@ func (a *Agent) Events() <-chan Event { return a.events }
 // Submit starts a turn with a user message. It returns ErrBusy while a turn
 // is running and ErrStopped after Run has returned.
 func (a *Agent) Submit(text string) error {
-	if strings.TrimSpace(text) == "" {
+	return a.SubmitImages(text, nil)
+}
+
+// SubmitImages is Submit with pictures attached to the message, sent after
+// its text (prepared to the gateways' limits by the caller).
+func (a *Agent) SubmitImages(text string, images []provider.Image) error {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return errors.New("the message is empty: type something to send")
 	}
 	a.mu.Lock()
@@ -301,7 +315,7 @@ func (a *Agent) Submit(text string) error {
 	if err := a.admitLocked(); err != nil {
 		return err
 	}
-	a.start(&pendingTurn{text: a.takePlanNoteLocked(text)})
+	a.start(&pendingTurn{text: a.takePlanNoteLocked(text), images: images})
 	return nil
 }
 
@@ -402,6 +416,7 @@ func (a *Agent) Reset() error {
 	a.resetPlanNoteLocked()
 	a.reverted = reverted{} // the new conversation never saw those edits
 	a.lastPrompt, a.lastPromptMsgs = 0, 0
+	a.hooksStarted.Store(false) // a new session: session_start runs again
 	return nil
 }
 

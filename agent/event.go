@@ -6,6 +6,7 @@ import (
 
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // EventKind is the closed set of semantic events the agent emits. Consumers
@@ -68,6 +69,10 @@ const (
 	// replaces messages rather than appending: EventCompactionFinished
 	// reports it.
 	EventMessageAppended
+	// EventHook reports one run of a configured hook (Hook): its event,
+	// command, exit and time. Hook.Warning says whether the user must be
+	// told of it.
+	EventHook
 	// EventSubagent carries an event of the subagent a task call started:
 	// Call is the parent's task call, Agent names the subagent ("" for
 	// the default one) and Sub is the child's event, whose Turn counts the
@@ -120,6 +125,8 @@ func (k EventKind) String() string {
 		return "compaction_finished"
 	case EventMessageAppended:
 		return "message_appended"
+	case EventHook:
+		return "hook"
 	case EventSubagent:
 		return "subagent"
 	}
@@ -136,6 +143,8 @@ type Event struct {
 	// short without its interrupted mark (EventMessageAppended with
 	// Interrupted).
 	Text string
+	// Images are the pictures attached to the user message (TurnStarted).
+	Images []provider.Image
 	// Stderr marks an EventToolOutput chunk that the command wrote to its
 	// standard error.
 	Stderr bool
@@ -170,6 +179,8 @@ type Event struct {
 	// Message is the message EventMessageAppended added to the
 	// conversation; consumers must not change it.
 	Message *provider.Message
+	// Hook is the run of EventHook.
+	Hook *hooks.Run
 	// Sub is the subagent's event for EventSubagent.
 	Sub *Event
 	// Agent names the subagent of EventSubagent; "" is the default one.

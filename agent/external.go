@@ -56,12 +56,34 @@ func (a *Agent) refreshExternal(ctx context.Context) {
 	a.ext.names, a.ext.tools, a.specs = names, byName, specs
 }
 
+// fixedSource is a tools.Source whose tools never change: a subagent's MCP
+// tools, taken from its parent's turn when the subagent starts.
+type fixedSource []tools.Tool
+
+// Wait returns at once: the tools are there.
+func (fixedSource) Wait(context.Context) {}
+
+// Tools returns the tools, sorted by name.
+func (s fixedSource) Tools() []tools.Tool { return slices.Clone(s) }
+
 // externalTool finds an external tool offered in this turn.
 func (a *Agent) externalTool(name string) (tools.Tool, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	t, ok := a.ext.tools[name]
 	return t, ok
+}
+
+// externalNames lists the external tools offered in this turn, sorted.
+func (a *Agent) externalNames() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	names := make([]string, 0, len(a.ext.tools))
+	for name := range a.ext.tools {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // externalCall fills in what the approval engine needs to know about an

@@ -122,5 +122,5 @@ func (t *turn) concurrent(pc *preparedCall) bool {
 	if pc.call.Name == TaskTool {
 		return t.a.task != nil
 	}
-	return concurrentRead(pc.call.Name, pc.tool)
+	return concurrentRead(pc.call.Name, pc.tool, t.a.opts.TrustReadOnlyMCP)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/ternhq/tern/approval"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // Grant is one "allow for this session" the agent holds.
@@ -25,6 +26,8 @@ type Permissions struct {
 	Allow, Deny []string
 	// Grants are the session's grants, sorted by key.
 	Grants []Grant
+	// Hooks are the user's hooks, with where each is configured.
+	Hooks []hooks.Hook
 }
 
 // Permissions returns the policy, rules and grants in force now.
@@ -39,6 +42,9 @@ func (a *Agent) Permissions() Permissions {
 	}
 	for _, k := range a.Grants() {
 		p.Grants = append(p.Grants, Grant{Key: k, Label: approval.GrantLabel(k)})
+	}
+	if a.opts.Hooks != nil {
+		p.Hooks = a.opts.Hooks.Hooks()
 	}
 	return p
 }

@@ -517,7 +517,7 @@ func soakTurn(t *testing.T, events <-chan agent.Event, turn int, finished map[st
 			t.Errorf("turn %d: unexpected approval request for %s", turn, ev.Call.Name)
 			ev.Approval.Reply(agent.Decision{Kind: agent.Deny})
 		case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallReady, agent.EventApprovalResolved,
-			agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError, agent.EventRequest,
+			agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError, agent.EventRequest, agent.EventHook,
 			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventSubagent:
 		case agent.EventTurnFinished:
 			if len(started) > 0 {

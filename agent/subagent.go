@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ternhq/tern/tools"
@@ -40,8 +41,10 @@ type SubagentDef struct {
 	Name string
 	// Description says when to use it, in the task tool's description.
 	Description string
-	// Tools are the tools it may call: names from the read set, plus
-	// run_shell, edit_file or write_file when listed. Empty: the read set.
+	// Tools are the tools it may call: names from the read set or of
+	// read-only MCP tools (mcp__server__tool), plus run_shell, edit_file
+	// or write_file when listed. Empty: the read set and every read-only
+	// MCP tool.
 	Tools []string
 	// Model overrides the model; empty: Subagents.Model or the parent's.
 	Model string
@@ -57,20 +60,25 @@ var readSet = []string{tools.ReadFileName, tools.ListFilesName, tools.GrepName}
 // writeSet are the tools a custom subagent gets only when it lists them.
 var writeSet = []string{tools.RunShellName, tools.EditFileName, tools.WriteFileName}
 
-// concurrentRead reports whether a tool only reads and so may run
-// alongside the other reads of an answer: read_file, list_files, grep and
-// tools that say they are read-only (tools.ReadOnly, MCP tools the user
-// marked so).
-func concurrentRead(name string, t tools.Tool) bool {
-	for _, n := range readSet {
-		if n == name {
-			return true
-		}
+// concurrentRead reports whether a tool only reads, and so may run
+// alongside the other reads of an answer and is a subagent's by default:
+// read_file, list_files, grep and tools that say they are read-only
+// (tools.ReadOnly). An MCP tool (tools.External) counts only when the
+// approval engine's read-only policy would run it too: its server marks it
+// readOnlyHint and trustMCP (mcp_trust_read_only) is on, whatever else
+// it says of itself.
+func concurrentRead(name string, t tools.Tool, trustMCP bool) bool {
+	if slices.Contains(readSet, name) {
+		return true
 	}
-	if ro, ok := t.(tools.ReadOnly); ok {
-		return ro.ReadOnly()
+	ro, ok := t.(tools.ReadOnly)
+	if !ok || !ro.ReadOnly() {
+		return false
 	}
-	return false
+	if e, ok := t.(tools.External); ok {
+		return trustMCP && e.ReadOnlyHint()
+	}
+	return true
 }
 
 // taskArgs are the task tool's parameters.
@@ -86,9 +94,15 @@ type taskTool struct {
 	spec tools.Spec
 }
 
-// newTaskTool describes the task tool, listing the custom subagents.
-func newTaskTool(s *Subagents) taskTool {
-	desc := "Start a subagent: a fresh conversation, with read-only tools (read_file, list_files, grep), " +
+// newTaskTool describes the task tool, listing the custom subagents;
+// trustMCP (mcp_trust_read_only) adds that the subagent has the MCP tools
+// marked read-only too.
+func newTaskTool(s *Subagents, trustMCP bool) taskTool {
+	readTools := "read_file, list_files, grep"
+	if trustMCP {
+		readTools += " and the MCP tools marked read-only"
+	}
+	desc := "Start a subagent: a fresh conversation, with read-only tools (" + readTools + "), " +
 		"that carries out the prompt and returns only its final answer. Use it to explore or search the code " +
 		"when the reading would otherwise fill this conversation; describe the task completely in prompt, since " +
 		"the subagent sees nothing of this conversation. Several task calls in one answer run in parallel."

@@ -74,7 +74,7 @@ func TestLoadSubagentsProjectFirst(t *testing.T) {
 
 func TestTaskToolListsCustomSubagents(t *testing.T) {
 	t.Parallel()
-	tt := newTaskTool(&Subagents{Agents: []SubagentDef{{Name: "explorer", Description: "Finds code fast"}}})
+	tt := newTaskTool(&Subagents{Agents: []SubagentDef{{Name: "explorer", Description: "Finds code fast"}}}, false)
 	s := tt.Spec()
 	if !strings.Contains(s.Description, "- explorer: Finds code fast") {
 		t.Errorf("description: %s", s.Description)
@@ -90,7 +90,7 @@ func TestTaskToolListsCustomSubagents(t *testing.T) {
 	if e := schema.Properties["agent"].Enum; len(e) != 1 || e[0] != "explorer" {
 		t.Errorf("agent enum %v", e)
 	}
-	if plain := newTaskTool(&Subagents{}).Spec(); strings.Contains(string(plain.Parameters), `"agent"`) {
+	if plain := newTaskTool(&Subagents{}, false).Spec(); strings.Contains(string(plain.Parameters), `"agent"`) {
 		t.Errorf("no custom subagents, yet an agent parameter: %s", plain.Parameters)
 	}
 }

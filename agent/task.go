@@ -13,13 +13,23 @@ import (
 
 // perform runs one call that passed the loop guard: a task call starts its
 // subagent, any other call is checked, approved and run (execute).
+//
+// The user's before_tool hooks may deny any call (execute runs them for
+// the others) and after_tool hooks see each call that was not denied.
 func (t *turn) perform(pc *preparedCall) callOutcome {
-	if pc.call.Name == TaskTool && t.a.task != nil && pc.argErr == nil {
-		if err := tools.Validate(t.a.task.spec.Parameters, pc.args); err == nil {
-			return t.runTask(pc)
+	var o callOutcome
+	if pc.call.Name == TaskTool && t.a.task != nil && pc.argErr == nil && tools.Validate(t.a.task.spec.Parameters, pc.args) == nil {
+		if denied := t.beforeToolHooks(pc); denied != nil {
+			return callOutcome{res: *denied}
 		}
+		o = t.runTask(pc)
+	} else {
+		o = callOutcome{res: t.execute(pc)}
 	}
-	return callOutcome{res: t.execute(pc)}
+	if o.res.Status != tools.StatusDenied {
+		t.afterToolHooks(pc, o.res)
+	}
+	return o
 }
 
 // runTask runs a task call: a child agent with its own conversation and
@@ -97,19 +107,27 @@ func plural(n int, noun string) string {
 }
 
 // newChild makes the agent a task call runs: the parent's provider,
-// workspace, policy, rules and grants; the subagent's or the configured
-// model; its tools; tern's system prompt with the subagent's note and
+// workspace, policy, rules, grants and mcp_trust_read_only; the subagent's
+// or the configured model; its tools, the read-only MCP tools of the
+// parent's current turn among them; tern's system prompt with the subagent's note and
 // instructions. It shares the parent's approval lock, so the user is asked
 // one thing at a time.
 func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
+	trust := a.opts.TrustReadOnlyMCP
 	reg := tools.NewRegistry()
 	for _, name := range a.opts.Tools.Names() {
 		tool, _ := a.opts.Tools.Get(name)
-		if childMayUse(def, name, tool) {
+		if childMayUse(def, name, tool, trust) {
 			reg.Add(tool)
 		}
 	}
 	a.mu.Lock()
+	var ext fixedSource
+	for name, tool := range a.ext.tools {
+		if childMayUse(def, name, tool, trust) {
+			ext = append(ext, tool)
+		}
+	}
 	model := a.model
 	policy := a.policy
 	window := a.window
@@ -119,6 +137,11 @@ func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
 	}
 	a.mu.Unlock()
 	slices.Sort(grants)
+	slices.SortFunc(ext, func(x, y tools.Tool) int { return strings.Compare(x.Spec().Name, y.Spec().Name) })
+	var external tools.Source
+	if len(ext) > 0 {
+		external = ext
+	}
 	switch {
 	case def.Model != "":
 		model = def.Model
@@ -139,7 +162,7 @@ func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
 		MaxSteps: o.MaxSteps, MaxRepeats: o.MaxRepeats, System: system,
 		Temperature: o.Temperature, MaxTokens: o.MaxTokens, Grants: grants,
 		ContextWindow: window, CompactThreshold: o.CompactThreshold, MaxAnswerBytes: o.MaxAnswerBytes,
-		MaxParallel: o.MaxParallel,
+		MaxParallel: o.MaxParallel, External: external, TrustReadOnlyMCP: trust,
 		BeforeRequest: func(ctx context.Context, _ uint64) error {
 			if hook := a.opts.BeforeRequest; hook != nil {
 				return hook(ctx, a.emitted.Load())
@@ -156,23 +179,27 @@ func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Hooks != nil {
+		child.opts.Hooks = toolHooks{o.Hooks}
+	}
 	child.askMu, child.subagent = a.askMu, true
 	child.backoff, child.maxRetries = a.backoff, a.maxRetries
 	return child, nil
 }
 
 // childMayUse reports whether a subagent defined by def gets the tool
-// name: the read set (and read-only tools) by default, or those of its
-// tools list that are reads or run_shell, edit_file and write_file. The
-// task tool, todo_write and propose_plan are never a child's.
-func childMayUse(def SubagentDef, name string, tool tools.Tool) bool {
+// name: the read set and read-only tools (MCP tools only when trustMCP,
+// see concurrentRead) by default, or those of its tools list that are
+// such reads or run_shell, edit_file and write_file. The task tool,
+// todo_write and propose_plan are never a child's.
+func childMayUse(def SubagentDef, name string, tool tools.Tool, trustMCP bool) bool {
 	if len(def.Tools) == 0 {
-		return concurrentRead(name, tool)
+		return concurrentRead(name, tool, trustMCP)
 	}
 	if !slices.Contains(def.Tools, name) {
 		return false
 	}
-	return concurrentRead(name, tool) || slices.Contains(writeSet, name)
+	return concurrentRead(name, tool, trustMCP) || slices.Contains(writeSet, name)
 }
 
 // runSubturn runs one turn of a child agent on the caller's goroutine:
@@ -188,6 +215,7 @@ func (a *Agent) runSubturn(ctx, runCtx context.Context, prompt string, spent *sp
 	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: spent, sink: sink, repeats: newRepeats(a.opts.MaxRepeats)}
 	a.mu.Unlock()
 	t.emit(Event{Kind: EventTurnStarted, Text: prompt})
+	a.refreshExternal(ctx) // the read-only MCP tools newChild gave it
 	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: prompt}, Event{})
 	fin := t.loop()
 	a.mu.Lock()

@@ -91,7 +91,8 @@ func (t *turn) stopReason() string {
 func (t *turn) execute(pc *preparedCall) ToolResult {
 	if pc.tool == nil && t.a.subagent {
 		return errorResult("not a subagent's tool", fmt.Sprintf("Refused: %s is not among a subagent's tools, so nothing was run. You are a subagent with only these tools: %s. "+
-			"Say in your answer what should be changed or run; the agent that started you decides.", pc.call.Name, strings.Join(t.a.opts.Tools.SortedNames(), ", ")))
+			"Say in your answer what should be changed or run; the agent that started you decides.", pc.call.Name,
+			strings.Join(append(t.a.opts.Tools.SortedNames(), t.a.externalNames()...), ", ")))
 	}
 	if pc.tool == nil {
 		return errorResult("unknown tool", fmt.Sprintf("There is no tool named %q, so nothing was run. The available tools are: %s. Call one of them by its exact name.",
@@ -105,6 +106,9 @@ func (t *turn) execute(pc *preparedCall) ToolResult {
 	if err := tools.Validate(spec.Parameters, pc.args); err != nil {
 		return errorResult("invalid arguments", fmt.Sprintf("The call to %s was not run: the arguments do not match its parameters: %v.\n%s",
 			spec.Name, err, expected(spec)))
+	}
+	if denied := t.beforeToolHooks(pc); denied != nil {
+		return *denied
 	}
 	r := t.a.judge(pc.tool, spec.Name, pc.args, t.a.Policy())
 	switch r.Verdict {

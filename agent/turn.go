@@ -9,6 +9,14 @@ import (
 	"github.com/ternhq/tern/tools"
 )
 
+// ErrPromptRefused is wrapped by the error of a turn whose prompt a prompt
+// hook refused (exit 2): nothing was sent.
+var ErrPromptRefused = errors.New("a prompt hook refused the prompt; nothing was sent")
+
+// PromptRefusedMark stands for a prompt a prompt hook refused, in the
+// turn's EventTurnStarted (and so in the session log) instead of its text.
+const PromptRefusedMark = "[a prompt refused by a hook]"
+
 // ErrStepLimit is wrapped by the error of a turn stopped by the step limit.
 var ErrStepLimit = errors.New("step limit reached")
 
@@ -64,10 +72,21 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 		defer stop()
 	}
 
-	t.emit(Event{Kind: EventTurnStarted, Text: p.text})
-	a.refreshExternal(t.ctx)
-	t.appendMessage(provider.Message{Role: provider.RoleUser, Content: p.text}, Event{})
-	fin := t.loop()
+	// The prompt hooks run first: a prompt one refuses is not sent, nor
+	// recorded (the turn's text, which names the session, is a mark).
+	text, refused := t.promptHooks(p.text)
+	var fin Finish
+	if refused != nil {
+		t.emit(Event{Kind: EventTurnStarted, Text: PromptRefusedMark})
+		// The hook's stderr says why, to the user.
+		fin = t.finish(FinishFailed, fmt.Errorf("%w (%s): %s", ErrPromptRefused, refused.Hook.Command, hookReason(*refused)))
+	} else {
+		t.emit(Event{Kind: EventTurnStarted, Text: p.text, Images: p.images})
+		a.refreshExternal(t.ctx)
+		t.appendMessage(provider.Message{Role: provider.RoleUser, Content: text, Images: p.images}, Event{})
+		fin = t.loop()
+		t.turnEndHooks()
+	}
 
 	// The turn is over before consumers hear of it, so one that submits the
 	// next message on EventTurnFinished is not refused as busy.

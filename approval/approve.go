@@ -97,12 +97,14 @@ func (j *Judge) Decide(c Call, policy Policy, granted func(keys []string) bool) 
 				"Do not retry it; find another way or explain in your answer what you need.",
 		}
 	}
-	read, edit := false, false
+	read, edit, network := false, false, false
 	switch kind {
 	case tools.KindRead:
 		read = true
 	case tools.KindEdit:
 		edit = true
+	case tools.KindNetwork:
+		network = true
 	case tools.KindShell:
 	case tools.KindExternal:
 		return j.decideExternal(c, tg, policy, granted)
@@ -110,7 +112,10 @@ func (j *Judge) Decide(c Call, policy Policy, granted func(keys []string) bool) 
 	if read {
 		return Ruling{Verdict: Run}
 	}
-	if policy == PolicyReadOnly {
+	// A fetch changes nothing on the machine, so the read-only policy does
+	// not refuse it outright: it asks, as under ask (what it could leak
+	// is in the URL the dialog shows), and allow rules still apply.
+	if policy == PolicyReadOnly && !network {
 		return Ruling{
 			Verdict: Deny,
 			By:      ByRule,
@@ -124,7 +129,9 @@ func (j *Judge) Decide(c Call, policy Policy, granted func(keys []string) bool) 
 		return Ruling{Verdict: Run, By: ByRule, Message: "approvals are skipped (--dangerously-skip-approvals)"}
 	}
 	ask := Ruling{Verdict: Ask}
-	if edit {
+	if network {
+		ask.Scope, ask.Grants = networkScope(name, tg.rel)
+	} else if edit {
 		ask.Scope, ask.Grants = editScope, []string{editScope.Key}
 		if why := j.protectedEditReason(j.danger(args), tg.rel); why != "" {
 			ask.Always, ask.Reason = true, "This call "+why+"."
@@ -181,6 +188,7 @@ type callArgs struct {
 	Path    string `json:"path"`
 	Command string `json:"command"`
 	Workdir string `json:"workdir"`
+	URL     string `json:"url"`
 }
 
 func parseCallArgs(args json.RawMessage) callArgs {
@@ -211,6 +219,8 @@ func (j *Judge) target(kind tools.Kind, name string, args json.RawMessage) targe
 				tg.plain = append(tg.plain, p)
 			}
 		}
+	case tools.KindNetwork:
+		tg.rel = urlHost(ca.URL)
 	case tools.KindRead, tools.KindEdit:
 		p := ca.Path
 		if p == "" {

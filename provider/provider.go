@@ -37,6 +37,25 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID names the call a tool message answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Images are attached to a user message, after its text.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is a picture sent to a model that accepts images: encoded bytes
+// of a PNG, JPEG, GIF or WebP file, already within the size the gateways
+// take. Implementations send it as the vendor's image part (OpenAI's
+// image_url with a data: URL).
+type Image struct {
+	// MediaType is image/png, image/jpeg, image/gif or image/webp.
+	MediaType string `json:"media_type"`
+	// Data are the file's bytes; never written to a log (Hash names them).
+	Data []byte `json:"-"`
+	// Hash is the lowercase hex SHA-256 of Data, which the session log
+	// records in place of the bytes.
+	Hash string `json:"hash,omitempty"`
+	// Name, Width and Height describe it to the user.
+	Name          string `json:"name,omitempty"`
+	Width, Height int    `json:"-"`
 }
 
 // ToolSpec describes a tool to the model: its name, what it does and a JSON

@@ -105,7 +105,7 @@ func TestLoadTolerates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Records) != 2 || s.Records[0].Body != (UserMessage{Text: "one"}) || s.Records[0].Seq != 1 {
+	if len(s.Records) != 2 || !reflect.DeepEqual(s.Records[0].Body, UserMessage{Text: "one"}) || s.Records[0].Seq != 1 {
 		t.Fatalf("records %+v", s.Records)
 	}
 	if len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], `unknown record type "from_the_future"`) {

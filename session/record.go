@@ -57,6 +57,18 @@ type UserMessage struct {
 	// Turn numbers the user's turns in this session from 1.
 	Turn int    `json:"turn,omitempty"`
 	Text string `json:"text"`
+	// Images are the pictures attached to the prompt, by content hash:
+	// their bytes are in the session's blob store, once however often
+	// they are sent.
+	Images []ImageRef `json:"images,omitempty"`
+}
+
+// ImageRef names a picture in the session's blob store.
+type ImageRef struct {
+	// Hash is the lowercase hex SHA-256 of the bytes (a blob's name).
+	Hash      string `json:"hash"`
+	MediaType string `json:"media_type"`
+	Name      string `json:"name,omitempty"`
 }
 
 // ToolCall is one call a finished assistant message made.

@@ -275,7 +275,7 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		r.cur, r.held = nil, nil
 		clear(r.results)
 		r.turn++
-		r.appendLocked(UserMessage{Turn: r.turn, Text: ev.Text})
+		r.appendLocked(UserMessage{Turn: r.turn, Text: ev.Text, Images: r.saveImagesLocked(ev.Images)})
 	case agent.EventTextDelta:
 		a := r.answerLocked()
 		a.text.WriteString(ev.Text)
@@ -294,8 +294,9 @@ func (r *Recorder) handleLocked(ev agent.Event) bool {
 		return r.subagentLocked(ev)
 	case agent.EventApprovalResolved:
 		r.recordApprovalLocked(ev)
-	case agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput:
-		// Live progress; the result holds what the model saw.
+	case agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput, agent.EventHook:
+		// Live progress; the result holds what the model saw (a hook's
+		// denial and notes are in the messages).
 	case agent.EventToolFinished:
 		if ev.Call != nil && r.results[ev.Call.ID] {
 			delete(r.results, ev.Call.ID) // written when the agent appended it
@@ -581,4 +582,22 @@ func errorKind(err error) string {
 		return pe.Kind.String()
 	}
 	return "error"
+}
+
+// saveImagesLocked puts the pictures of a prompt in the blob store and
+// returns their references; one that cannot be saved is noted as the
+// log's error, as a failed write is, and left out.
+func (r *Recorder) saveImagesLocked(images []provider.Image) []ImageRef {
+	var refs []ImageRef
+	for _, img := range images {
+		hash, err := r.store.Save(img.Data)
+		if err != nil {
+			if r.err == nil {
+				r.err = fmt.Errorf("save image %s: %w", img.Name, err)
+			}
+			continue
+		}
+		refs = append(refs, ImageRef{Hash: hash, MediaType: img.MediaType, Name: img.Name})
+	}
+	return refs
 }

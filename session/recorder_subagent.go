@@ -50,7 +50,7 @@ func (r *Recorder) subagentLocked(ev agent.Event) bool {
 	case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 		agent.EventToolCallReady, agent.EventApprovalRequested, agent.EventToolRunning, agent.EventToolOutput,
 		agent.EventToolFinished, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
-		agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventSubagent:
+		agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventHook, agent.EventSubagent:
 		// Progress, or held in the messages; the task's result says how
 		// the subagent ended.
 	}

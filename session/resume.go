@@ -159,6 +159,8 @@ func Restore(s *Session) (State, error) {
 
 // folder replays records into a State.
 type folder struct {
+	// store is the session's blob store, for its pictures ("" path: none).
+	store    *Store
 	st       State
 	conv     []provider.Message
 	convSeq  []int64
@@ -192,6 +194,9 @@ func newFolder(s *Session) *folder {
 		turnConv: map[int]int{}, turnEntry: map[int]int{}, tools: map[string]*ToolEntry{},
 		saved: map[int64]*savedFold{}, grants: map[string]bool{}, turns: map[int]*TurnInfo{},
 		answered: map[string]bool{}, hidden: map[int]*savedFold{},
+	}
+	if s.Path != "" {
+		f.store = NewStore(s.Path)
 	}
 	f.st.Header = s.Header
 	f.st.System = s.Header.SystemPrompt
@@ -236,6 +241,25 @@ func (f *folder) recount() {
 	}
 }
 
+// images loads a prompt's pictures from the blob store; one that is
+// missing or damaged is left out with a warning.
+func (f *folder) images(refs []ImageRef) []provider.Image {
+	var out []provider.Image
+	for _, ref := range refs {
+		if f.store == nil {
+			f.warn("image %s: the session has no blob store; it is left out", ref.Name)
+			continue
+		}
+		data, err := f.store.Load(ref.Hash)
+		if err != nil {
+			f.warn("image %s is left out: %v", ref.Name, err)
+			continue
+		}
+		out = append(out, provider.Image{MediaType: ref.MediaType, Data: data, Hash: ref.Hash, Name: ref.Name})
+	}
+	return out
+}
+
 func (f *folder) add(r Record) {
 	switch b := r.Body.(type) {
 	case UserMessage:
@@ -248,7 +272,7 @@ func (f *folder) add(r Record) {
 		f.turnConv[turn], f.turnEntry[turn] = len(f.conv), len(f.st.Entries)
 		f.cur = turn
 		f.turns[turn] = &TurnInfo{Turn: turn, Seq: r.Seq, Time: r.T, Text: b.Text}
-		f.message(r.Seq, provider.Message{Role: provider.RoleUser, Content: b.Text})
+		f.message(r.Seq, provider.Message{Role: provider.RoleUser, Content: b.Text, Images: f.images(b.Images)})
 		f.entry(r, Entry{Kind: EntryUser, Turn: turn, Text: b.Text})
 	case AssistantMessage:
 		f.addAnswer(r, b)

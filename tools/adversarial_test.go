@@ -322,6 +322,10 @@ func TestAdversarialRepository(t *testing.T) {
 		// The todo list touches no file, whatever its text says.
 		adversarialCall{tool: "todo_write", args: map[string]any{"items": []any{map[string]any{"text": "../../out_file \x1b[2J", "status": "in_progress"}}}, want: StatusOK, contains: "[~] ../../out_file"},
 		adversarialCall{tool: "todo_write", args: map[string]any{"items": []any{map[string]any{"text": "x", "status": "rm -rf"}}}, want: StatusError, contains: "pending, in_progress or done"},
+		// web_fetch opens no file of the repository: file: URLs are refused
+		// for their scheme, local addresses for where they lead.
+		adversarialCall{tool: "web_fetch", args: map[string]any{"url": "file:///etc/passwd"}, want: StatusError, contains: "only http and https"},
+		adversarialCall{tool: "web_fetch", args: map[string]any{"url": "http://127.0.0.1:1/"}, want: StatusError, contains: "public internet"},
 	)
 
 	// A tool added to the registry must be run over the fixture too.

@@ -6,21 +6,30 @@ package tools
 // commands (cmd/tern passes os.Environ()); tern's own API keys are removed
 // from it (see FilterEnv).
 func DefaultRegistry(w *Workspace, env []string) *Registry {
-	return DefaultRegistryWith(w, env, ShellOptions{})
+	return DefaultRegistryWith(w, env, RegistryOptions{})
 }
 
-// DefaultRegistryWith is DefaultRegistry with run_shell's options (its
-// sandbox and session TMPDIR; see NewRunShellWith). diagnostics follows
-// the list when w has a Diagnoser.
-func DefaultRegistryWith(w *Workspace, env []string, shell ShellOptions) *Registry {
+// RegistryOptions are the options of the tools that take some.
+type RegistryOptions struct {
+	// Shell are run_shell's (its sandbox and session TMPDIR; see
+	// NewRunShellWith).
+	Shell ShellOptions
+	// WebFetch are web_fetch's.
+	WebFetch WebFetchOptions
+}
+
+// DefaultRegistryWith is DefaultRegistry with the tools' options.
+// diagnostics follows the list when w has a Diagnoser.
+func DefaultRegistryWith(w *Workspace, env []string, o RegistryOptions) *Registry {
 	r := NewRegistry(
 		NewReadFile(w),
 		NewListFiles(w),
 		NewGrep(w),
 		NewEditFile(w),
 		NewWriteFile(w),
-		NewRunShellWith(w, env, shell),
+		NewRunShellWith(w, env, o.Shell),
 		NewTodoWrite(),
+		NewWebFetch(o.WebFetch),
 	)
 	if w != nil && w.Diagnoser != nil {
 		// Only with language servers on (lsp in config.toml): a tool

@@ -29,6 +29,7 @@ func TestDefaultRegistry(t *testing.T) {
 		{"write_file", KindEdit, []string{"path", "content"}},
 		{"run_shell", KindShell, []string{"command", "timeout_s", "workdir"}},
 		{"todo_write", KindRead, []string{"items"}},
+		{"web_fetch", KindNetwork, []string{"url", "max_bytes"}},
 	}
 	names := reg.Names()
 	if len(names) != len(want) {

@@ -7,6 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/gif" // registers GIF for image.DecodeConfig
+	_ "image/jpeg"
+	_ "image/png"
 	"io"
 	"io/fs"
 	"os"
@@ -148,6 +152,9 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
 	}
 	if why := binaryReason(data); why != "" {
+		if r, ok := imagePlaceholder(rel, data); ok {
+			return r
+		}
 		return errorResult(binaryRefusal(rel, why))
 	}
 	t.w.Files.Record(abs, data)
@@ -422,4 +429,18 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// imagePlaceholder is read_file's answer for a picture: what it is, in
+// words, as the tool returns only text; the user can attach it with an
+// @-mention, which sends it as an image to a model that takes them.
+func imagePlaceholder(rel string, data []byte) (Result, bool) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return Result{}, false
+	}
+	out := fmt.Sprintf("%s is an image (%s, %d×%d pixels, %s). read_file returns text only, so its picture is not shown here; "+
+		"if you need to see it, ask the user to attach it to a message with @%s.",
+		displayPath(rel), strings.ToUpper(format), cfg.Width, cfg.Height, formatSize(len(data)), displayPath(rel))
+	return Result{Status: StatusOK, Output: out, Summary: fmt.Sprintf("image %d×%d", cfg.Width, cfg.Height)}, true
 }

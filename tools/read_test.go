@@ -2,9 +2,12 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -379,5 +382,28 @@ func TestReadFileStreamsLargeFiles(t *testing.T) {
 	}
 	if r := run(`{"path":"bin.dat"}`); r.Status != StatusError || !strings.Contains(r.Output, "binary") {
 		t.Errorf("binary: %v %s", r.Status, r.Output)
+	}
+}
+
+// TestReadFileImagePlaceholder: read_file on a picture says what it is
+// instead of refusing it as binary.
+func TestReadFileImagePlaceholder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 12, 7))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "shot.png"), b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorkspace(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReadFile(w).Run(context.Background(), json.RawMessage(`{"path":"shot.png"}`), nil)
+	if r.Status != StatusOK || !strings.Contains(r.Output, "shot.png is an image (PNG, 12×7 pixels") ||
+		!strings.Contains(r.Output, "@shot.png") || r.Summary != "image 12×7" {
+		t.Errorf("%v %q %q", r.Status, r.Output, r.Summary)
 	}
 }

@@ -22,6 +22,9 @@ const (
 	// KindExternal is a tool of an MCP server (tools/mcp): a program the
 	// user configured, outside the workspace guard and the sandbox.
 	KindExternal
+	// KindNetwork reaches the network (web_fetch): it asks under ask and
+	// auto-edit, like a command.
+	KindNetwork
 )
 
 // String names the kind for messages and docs.
@@ -35,6 +38,8 @@ func (k Kind) String() string {
 		return "shell"
 	case KindExternal:
 		return "mcp"
+	case KindNetwork:
+		return "network"
 	}
 	return "unknown"
 }
@@ -62,6 +67,8 @@ type Preview struct {
 	// Command and Workdir are set for shell commands.
 	Command string
 	Workdir string
+	// URL is set for web_fetch: the full address, query string included.
+	URL string
 }
 
 // Status is how a tool call ended.

@@ -47,6 +47,7 @@ var cardRenderers = map[string]cardRenderer{
 	tools.RunShellName:    shellCard{},
 	tools.TodoWriteName:   todoCard{},
 	tools.DiagnosticsName: diagnosticsCard{},
+	tools.WebFetchName:    webFetchCard{},
 	agent.ProposePlanTool: planCard{},
 	agent.TaskTool:        taskCard{},
 }

@@ -60,6 +60,7 @@ func TestCardIcons(t *testing.T) {
 		tools.TodoWriteName:   "☑ todo_write",
 		tools.DiagnosticsName: "⚠ diagnostics",
 		agent.TaskTool:        "◆ Task",
+		tools.WebFetchName:    "⇣ web_fetch",
 		"mcp_search":          "⚙ mcp_search",
 		"mcp__github__find":   "⇄ mcp__github__find",
 	} {

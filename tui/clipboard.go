@@ -22,12 +22,15 @@ type clipboard struct {
 	tmux func(ctx context.Context, text string) error
 	// tool pipes text to a local clipboard program, if one is installed.
 	tool func(ctx context.Context, text string)
+	// image reads a picture from the clipboard with a local program
+	// (wl-paste, xclip); an error says none is there.
+	image func(ctx context.Context) ([]byte, error)
 }
 
 // systemClipboard is the real clipboard: the terminal, tmux and the
 // programs installed.
 func systemClipboard() clipboard {
-	return clipboard{osc52: tea.SetClipboard, tmux: copyWithTmux, tool: copyWithTool}
+	return clipboard{osc52: tea.SetClipboard, tmux: copyWithTmux, tool: copyWithTool, image: imageFromTool}
 }
 
 // lastAnswer is the Markdown of the most recent assistant message.

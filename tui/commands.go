@@ -83,15 +83,15 @@ func commandName(line string) string {
 	return name
 }
 
-// knownCommand reports whether a "/name args" line names a command.
-func knownCommand(line string) bool {
+// knownCommand reports whether a "/name args" line names a command, a
+// built-in or a custom one.
+func (m *model) knownCommand(line string) bool {
 	name := commandName(line)
-	for _, c := range commandTable() {
-		if c.name == name {
-			return true
-		}
+	if builtinCommand(name) {
+		return true
 	}
-	return false
+	_, ok := m.findCustom(name)
+	return ok
 }
 
 // runCommand runs a "/name args" line, or says what was meant.
@@ -101,6 +101,9 @@ func (m *model) runCommand(line string) tea.Cmd {
 		if c.name == name {
 			return c.run(m, args)
 		}
+	}
+	if c, ok := m.findCustom(name); ok {
+		return m.runCustom(c, args)
 	}
 	if cmd, ok := m.runMCPPrompt(name, args); ok {
 		return cmd
@@ -113,7 +116,7 @@ func (m *model) runCommand(line string) tea.Cmd {
 func (m *model) unknownCommand(line string) {
 	name := commandName(line)
 	msg := "unknown command /" + name
-	if s := suggest(name); s != "" {
+	if s := m.suggest(name); s != "" {
 		msg += " — did you mean /" + s + "?"
 	} else {
 		msg += " — /help lists the commands"
@@ -121,11 +124,15 @@ func (m *model) unknownCommand(line string) {
 	m.setNotice(msg, true)
 }
 
-// suggest returns the command name closest to name, or "".
-func suggest(name string) string {
+// suggest returns the command name closest to name among the built-in
+// and the custom ones, or "".
+func (m *model) suggest(name string) string {
 	var names []string
 	for _, c := range commandTable() {
 		names = append(names, c.name)
+	}
+	for _, c := range m.custom {
+		names = append(names, c.Invoke)
 	}
 	if ms := fuzzy.Find(name, names); len(ms) > 0 {
 		return ms[0].Str

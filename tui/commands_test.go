@@ -109,8 +109,9 @@ func TestKnownCommandClearsInput(t *testing.T) {
 
 func TestSuggest(t *testing.T) {
 	t.Parallel()
+	m, _ := newTestModel(t, Options{})
 	for in, want := range map[string]string{"hlep": "help", "clera": "clear", "cpy": "copy", "zzzzzz": ""} {
-		if got := suggest(in); got != want {
+		if got := m.suggest(in); got != want {
 			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -201,6 +201,8 @@ func callTitle(r *agent.ApprovalRequest) string {
 		return "edit " + sanitize.Visible(r.Preview.Path)
 	case tools.KindShell:
 		return "run " + firstLine(sanitize.Visible(r.Preview.Command))
+	case tools.KindNetwork:
+		return "fetch " + firstLine(sanitize.Visible(r.Preview.URL))
 	case tools.KindRead, tools.KindExternal:
 		return name
 	}
@@ -212,6 +214,13 @@ func (m *model) renderPreview(width int) []string {
 	r := m.dlg.req
 	th := m.rc.th
 	var out []string
+	if u := sanitize.Visible(r.Preview.URL); u != "" {
+		// The whole URL, wrapped, never cut: a secret in its query string
+		// must be visible before the user approves.
+		for _, l := range wrap(u, width-2) {
+			out = append(out, th.bold.Render(l))
+		}
+	}
 	if r.Preview.Command != "" {
 		for i, l := range wrap(sanitize.Visible(r.Preview.Command), width-2) {
 			p := "$ "

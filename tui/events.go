@@ -136,6 +136,8 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 	case agent.EventMessageAppended:
 		// The conversation's own record: the transcript shows the events
 		// that made the message.
+	case agent.EventHook:
+		m.onHook(ev.Hook)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
 
@@ -22,12 +24,15 @@ type fakeBackend struct {
 	mu        sync.Mutex
 	ch        chan agent.Event
 	submitted []string
-	cancels   int
-	resets    int
-	policy    agent.Policy
-	model     string
-	submitErr error
-	closeOnce sync.Once
+	// attachImage answers AttachImage; images are what SubmitImages got.
+	attachImage func(string) (provider.Image, error)
+	images      [][]provider.Image
+	cancels     int
+	resets      int
+	policy      agent.Policy
+	model       string
+	submitErr   error
+	closeOnce   sync.Once
 	// finishOnCancel makes Cancel end the turn the way the agent does.
 	finishOnCancel bool
 	// startOnSubmit makes Submit start a turn the way the agent does.
@@ -68,8 +73,10 @@ type fakeBackend struct {
 	continueUnrecorded func() bool
 	shell              func(ctx context.Context, command string, output func(text string, stderr bool)) (int, error)
 	attach             func(path string) (string, error)
-	files              func(ctx context.Context, max int) ([]string, error)
-	remember           func(line string) (string, error)
+	// custom are the custom commands Commands reads.
+	custom   []commands.Command
+	files    func(ctx context.Context, max int) ([]string, error)
+	remember func(line string) (string, error)
 
 	// info and prices answer ModelInfo and Prices; nil: the model is
 	// unknown, not priced. effort is the effort chosen (SetEffort).
@@ -104,6 +111,29 @@ func newFakeBackend() *fakeBackend {
 }
 
 func (f *fakeBackend) Events() <-chan agent.Event { return f.ch }
+
+// AttachImage answers with attachImage, else attaches no pictures.
+func (f *fakeBackend) AttachImage(p string) (provider.Image, error) {
+	if f.attachImage != nil {
+		return f.attachImage(p)
+	}
+	return provider.Image{}, app.ErrUnavailable
+}
+
+// SubmitImages records the text and the pictures.
+func (f *fakeBackend) SubmitImages(text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.images = append(f.images, images)
+	f.mu.Unlock()
+	return f.Submit(text)
+}
+
+// sentImages returns the pictures of each message sent with some.
+func (f *fakeBackend) sentImages() [][]provider.Image {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([][]provider.Image(nil), f.images...)
+}
 
 func (f *fakeBackend) Submit(text string) error {
 	f.mu.Lock()

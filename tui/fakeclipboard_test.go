@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sync"
 
@@ -17,6 +18,8 @@ type fakeClipboard struct {
 	tmuxErr error
 	// osc52, tmux and tool are the texts each way was handed, in order.
 	osc52, tmux, tool []string
+	// picture is the clipboard's image; nil has none.
+	picture []byte
 }
 
 // clipboard returns the model's clipboard backed by f.
@@ -35,6 +38,12 @@ func (f *fakeClipboard) clipboard() clipboard {
 			return f.tmuxErr
 		},
 		tool: func(_ context.Context, text string) { f.record(&f.tool, text) },
+		image: func(context.Context) ([]byte, error) {
+			if f.picture == nil {
+				return nil, errors.New("the clipboard holds no image")
+			}
+			return f.picture, nil
+		},
 	}
 }
 

@@ -30,7 +30,7 @@ func (m *model) helpKeyRows() [][2]string {
 		{keys: []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Home, k.End}},
 		{keys: []key.Binding{k.Expand, k.Editor}},
 		{keys: []key.Binding{k.Transcript, k.View.SelectNext, k.View.SelectPrev, k.View.Fold, k.View.Close}},
-		{keys: []key.Binding{k.Suspend}},
+		{keys: []key.Binding{k.Suspend, k.PasteImage}},
 		{label: "@path", desc: "attach a file: @ after a space or at a line start opens a fuzzy picker, anywhere in the draft"},
 		{label: "!cmd", desc: "run a shell command; it and its output go to the model with your next message"},
 		{label: "#text", desc: "add a line to the project's AGENTS.md (asks first; applies from the next request)", keys: []key.Binding{k.Remember.Add}},

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/internal/sanitize"
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // Input sizing and paste handling.
@@ -73,6 +75,14 @@ func (m *model) onPaste(content string) tea.Cmd {
 		m.searchType(content)
 		return nil
 	}
+	if p := pastedImagePath(content); p != "" {
+		// A dropped image file: mentioned, so it is attached, through the
+		// workspace guard, when the message is sent.
+		content = "@" + p + " "
+		if strings.Contains(p, " ") {
+			content = `@"` + p + `" `
+		}
+	}
 	n := strings.Count(strings.TrimRight(content, "\n"), "\n") + 1
 	if n > pasteChipLines {
 		m.pasteSeq++
@@ -120,7 +130,7 @@ func (m *model) send() tea.Cmd {
 		hcmd := m.appendHistory(value)
 		m.pal = nil
 		line := strings.TrimSpace(value)
-		if !knownCommand(line) && !m.isMCPPrompt(line) {
+		if !m.knownCommand(line) && !m.isMCPPrompt(line) {
 			m.unknownCommand(line)
 			return hcmd
 		}
@@ -174,14 +184,30 @@ func (m *model) dispatch(value string) tea.Cmd {
 	mentions := findMentions(value)
 	m.busy, m.awaiting = true, true // until TurnStarted confirms
 	m.turnStart = m.rc.now
-	if len(mentions) == 0 {
-		return m.onAttached(attachedMsg{display: value, text: text, chips: chips})
+	images := m.takePastedImages()
+	for _, img := range images {
+		chips = append(chips, imageChip(img))
 	}
-	attach := m.mentionAttacher()
+	if len(mentions) == 0 {
+		return m.onAttached(attachedMsg{display: value, text: text, chips: chips, images: images})
+	}
+	be, attach := m.be, m.mentionAttacher()
 	return func() tea.Msg {
 		var b strings.Builder
 		var errs []string
 		for _, p := range mentions {
+			if imaging.IsImageName(p) {
+				img, err := be.AttachImage(p)
+				switch {
+				case errors.Is(err, app.ErrUnavailable):
+				case err != nil:
+					errs = append(errs, sanitize.Clean(fmt.Sprintf("@%s: %v", p, err)))
+				default:
+					images = append(images, img)
+					chips = append(chips, imageChip(img))
+				}
+				continue
+			}
 			content, err := attach(p)
 			if errors.Is(err, app.ErrUnavailable) {
 				continue // nothing to attach with: the message goes as typed
@@ -196,7 +222,7 @@ func (m *model) dispatch(value string) tea.Cmd {
 		if b.Len() > 0 {
 			text += "\n\nThe files I mentioned:\n" + strings.TrimRight(b.String(), "\n")
 		}
-		return attachedMsg{display: value, text: text, chips: chips, errs: errs}
+		return attachedMsg{display: value, text: text, chips: chips, errs: errs, images: images}
 	}
 }
 
@@ -206,6 +232,9 @@ type attachedMsg struct {
 	text    string // what the model gets: pastes and files included
 	chips   []string
 	errs    []string
+	// images are the pictures attached: @-mentioned, pasted or from the
+	// clipboard.
+	images []provider.Image
 }
 
 // onAttached hands the message to the agent.
@@ -224,7 +253,7 @@ func (m *model) onAttached(msg attachedMsg) tea.Cmd {
 		chips = append(chips, "memory")
 		m.memNotes = nil
 	}
-	if err := m.be.Submit(text); err != nil {
+	if err := m.submit(text, msg.images); err != nil {
 		m.memNotes = notes
 		m.busy, m.awaiting = false, false
 		m.queued = append([]string{msg.display}, m.queued...)

@@ -17,6 +17,8 @@ type keyMap struct {
 	Home, End            key.Binding
 	Expand, Transcript   key.Binding
 	Editor, Suspend      key.Binding
+	// PasteImage attaches the clipboard's picture to the next message.
+	PasteImage key.Binding
 	// Choose and Cancel take or drop the highlighted row of a list, an
 	// answer of the approval dialog, the message that goes with a denial.
 	Choose, Cancel key.Binding
@@ -104,7 +106,8 @@ func newKeyMap() keyMap {
 		Expand:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand or collapse the latest tool card or reasoning")),
 		Transcript: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "transcript: every tool card and reasoning in full")),
 		Editor:     key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "edit the draft in $EDITOR")),
-		Suspend:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend tern and get the shell back; fg resumes it")),
+		Suspend:    key.NewBinding(key.WithKeys("ctrl+z"), key.WithHelp("ctrl+z", "suspend tern; fg resumes it")),
+		PasteImage: key.NewBinding(key.WithKeys("ctrl+v"), key.WithHelp("ctrl+v", "attach the clipboard's image (wl-paste, xclip)")),
 		Choose:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
@@ -181,5 +184,5 @@ func (k *keyMap) followHint() string {
 // end, ↑ and ↓ are not among them, as on a draft they move its cursor.
 func (k *keyMap) inputOwn() []key.Binding {
 	return []key.Binding{k.Send, k.Interrupt, k.EscEsc, k.Clear, k.Quit, k.Prev, k.Next, k.Search,
-		k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Expand, k.Transcript, k.Editor, k.Suspend}
+		k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Expand, k.Transcript, k.Editor, k.Suspend, k.PasteImage}
 }

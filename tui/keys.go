@@ -96,6 +96,8 @@ func (m *model) onInputKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.openEditor(), true
 	case key.Matches(k, km.Suspend):
 		return m.suspend(), true
+	case key.Matches(k, km.PasteImage):
+		return m.pasteImage(), true
 	case key.Matches(k, km.Send):
 		return m.send(), true
 	case key.Matches(k, km.PageUp):

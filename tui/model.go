@@ -10,6 +10,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tui/markdown"
@@ -83,6 +84,8 @@ type model struct {
 	// memAdded are the `#` lines added this session, for /memory;
 	// memNotes those the model has not been told of yet (next prompt).
 	memAdded, memNotes []string
+	// custom are the custom slash commands as last read (palette opening).
+	custom []commands.Command
 	// compacting is true while /compact runs; compactB shows the running
 	// compaction. planning mirrors the agent's plan mode; planOffer asks
 	// whether to accept the plan the model presented; planProposed says
@@ -139,6 +142,9 @@ type model struct {
 
 	shell        *shellRun
 	shellContext []shellDone
+	// pastedImages are pictures pasted with ctrl+v, sent with the next
+	// message (their chips show above the input).
+	pastedImages []provider.Image
 
 	quitting bool
 
@@ -362,6 +368,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onKey(msg)
 	case tea.PasteMsg:
 		cmd = m.onPaste(msg.Content)
+	case clipImageMsg:
+		cmd = m.onClipImage(msg)
 	case tea.MouseWheelMsg:
 		m.scrollBy(wheelDelta(msg.Button))
 	case tea.ResumeMsg:
@@ -431,7 +439,7 @@ func onlyStreamed(evs []agent.Event) bool {
 		case agent.EventTurnStarted, agent.EventToolCallStarted, agent.EventToolCallReady,
 			agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning,
 			agent.EventToolFinished, agent.EventUsage, agent.EventRetrying, agent.EventTurnFinished, agent.EventError,
-			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventSubagent:
+			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventHook, agent.EventSubagent:
 			return false
 		}
 	}

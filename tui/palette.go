@@ -183,7 +183,7 @@ func (m *model) refreshPalette() tea.Cmd {
 	}
 	if isCommand(value) && !strings.ContainsAny(value, " \n\t") {
 		if m.pal == nil || m.pal.kind != palCommands {
-			m.pal = &palette{kind: palCommands, items: append(commandItems(), m.mcpPromptItems()...)}
+			m.pal = &palette{kind: palCommands, items: append(append(commandItems(), customItems(m.loadCustom())...), m.mcpPromptItems()...)}
 		}
 		m.pal.filter(value[1:])
 		return nil

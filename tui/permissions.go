@@ -9,6 +9,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/sanitize"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // PermissionsInfo is what /permissions shows beside the session's own
@@ -101,6 +102,7 @@ func (m *model) cmdPermissions(string) tea.Cmd {
 		lines = append(lines, row("session grants", itoa(len(p.Grants))+th.dim.Render(" — listed below: d revokes one")))
 	}
 	lines = append(lines, m.sandboxLines(row)...)
+	lines = append(lines, hookLines(p.Hooks, row, th.dim.Render)...)
 	m.tr.end()
 	m.tr.add(&noticeBlock{lines: lines, hangs: slices.Repeat([]int{col + 2}, len(lines))})
 	m.openGrants(p.Grants)
@@ -165,4 +167,22 @@ func (m *model) revokeGrant(key, label string) tea.Cmd {
 	}
 	m.openGrants(m.be.Permissions().Grants)
 	return nil
+}
+
+// hookLines list the user's hooks, if any: event (and tool glob), command,
+// and the file and line that configure it; they run outside the sandbox.
+func hookLines(hs []hooks.Hook, row func(label, value string) string, dim func(...string) string) []string {
+	var out []string
+	for i, h := range hs {
+		label := ""
+		if i == 0 {
+			label = "hooks"
+		}
+		on := string(h.Event)
+		if h.Match != "" {
+			on += " " + h.Match
+		}
+		out = append(out, row(label, sanitize.Clean(on+": "+h.Command)+dim("  "+sanitize.Clean(h.Where())+" · outside the sandbox")))
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // setPerms gives the fake backend's policy, rules and grants.
@@ -117,4 +118,21 @@ func TestGoldenPermissions(t *testing.T) {
 		tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 		waitFor(t, tm, "d revokes · esc closes")
 	})
+}
+
+func TestPermissionsListsHooks(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	fb.setPerms(agent.Permissions{Hooks: []hooks.Hook{
+		{Event: hooks.BeforeTool, Match: "run_shell", Command: "./scripts/guard.sh", Source: "/home/u/.tern/config.toml", Line: 12},
+		{Event: hooks.AfterTool, Match: "edit_*", Command: "gofmt -l .", Source: "/repo/.tern/config.toml", Line: 3},
+	}})
+	typeText(m, "/permissions")
+	press(m, keyEnter)
+	s := screen(m)
+	for _, want := range []string{"hooks", "before_tool run_shell: ./scripts/guard.sh", "/home/u/.tern/config.toml:12", "after_tool edit_*: gofmt -l .", "/repo/.tern/config.toml:3"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("lacks %q:\n%s", want, s)
+		}
+	}
 }

@@ -144,6 +144,9 @@ func (m *model) onSubagent(ev agent.Event) tea.Cmd {
 		v.requests++
 	case agent.EventTurnFinished:
 		v.answered = sub.Finish != nil && sub.Finish.Reason == agent.FinishDone
+	case agent.EventHook:
+		// Its calls run the session's tool hooks: shown like the session's.
+		m.onHook(sub.Hook)
 	case agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted, agent.EventToolOutput,
 		agent.EventRetrying, agent.EventError, agent.EventCompactionStarted,
 		agent.EventCompactionFinished, agent.EventSubagent:

@@ -75,6 +75,9 @@ func (v *transcriptView) isOpen() bool { return v != nil && v.open }
 
 // wrap returns what the view shows for the conversation block b.
 func (v *transcriptView) wrap(b block) block {
+	if h, ok := b.(*hookBlock); ok {
+		return h.fullView()
+	}
 	fb, ok := b.(foldingBlock)
 	if !ok {
 		return b

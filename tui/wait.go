@@ -67,7 +67,7 @@ func (m *model) onWaitEvent(ev agent.Event) {
 		m.wait.compacting = time.Time{}
 		m.wait.enter(waitWorking, now)
 	case agent.EventToolCallReady, agent.EventApprovalRequested, agent.EventApprovalResolved,
-		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError,
+		agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage, agent.EventError, agent.EventHook,
 		agent.EventMessageAppended, agent.EventSubagent:
 		// The dialog and running tools (a task's subagent among them) are
 		// read from their own state.

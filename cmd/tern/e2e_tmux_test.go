@@ -403,7 +403,9 @@ func TestTmux(t *testing.T) {
 		s, _ := startTern(t, newSSEGateway(t, editScript(nil)), nil)
 		s.typeText("/help")
 		s.keys("Enter")
-		scr := s.waitText(tmuxTimeout, "Commands", "Keys")
+		// Waits for the last of them too: a loaded machine can be caught
+		// drawing the frame.
+		scr := s.waitText(tmuxTimeout, "Commands", "Keys", "pgup/pgdn")
 		for _, want := range []string{"/clear", "/model [id]", "/approval [mode]", "/exit", "esc", "ctrl+d", "ctrl+o", "pgup/pgdn"} {
 			if !strings.Contains(scr, want) {
 				t.Errorf("/help lacks %q:\n%s", want, scr)

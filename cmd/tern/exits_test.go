@@ -8,7 +8,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"image"
+	"image/png"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -269,6 +273,26 @@ var toolProbes = map[string]toolProbe{
 		}
 		noLeak(t, "todo_write", r.Output+r.Summary)
 	},
+	"web_fetch": func(t *testing.T, f *exitFixture, run func(string) tools.Result) {
+		// It opens no file: a file: URL (of the workspace, of a secret, of
+		// a file outside) is refused for its scheme, and a local server
+		// (a service on this machine reading the workspace) is refused by
+		// address, as the config's web_fetch_allow_private is off.
+		for _, p := range []string{filepath.Join(f.ws, "notes.txt"), filepath.Join(f.ws, ".env"), filepath.Join(f.outside, "data.txt")} {
+			u := "file://" + p
+			r := run(jsonArgs("url", u))
+			refused(t, "web_fetch "+u, r)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = io.WriteString(w, markPlain)
+		}))
+		t.Cleanup(srv.Close)
+		r := run(jsonArgs("url", srv.URL))
+		refused(t, "web_fetch "+srv.URL, r)
+		if !strings.Contains(r.Output, "public internet") {
+			t.Errorf("web_fetch %s was not refused for its address: %q", srv.URL, r.Output)
+		}
+	},
 }
 
 // shellProbe checks a way commands run (run_shell, `!`): tern's API keys
@@ -396,10 +420,12 @@ var (
 		"Events":             "exit: the conversation, fed by the tools, each guarded (TestEveryToolIsGuarded)",
 		"Shell":              "exit: `!` commands, through run_shell (probe \"! shell\")",
 		"Attach":             "exit: @-mentions, through read_file (probe \"@-mention\")",
+		"AttachImage":        "exit: @-mentioned and pasted pictures, through Workspace.ReadImage with read_file's guards (probe \"@-mention image\")",
 		"Export":             "exit: /export (probe \"/export\")",
 		"Files":              "exit: the @-mention picker's file names (probe \"@-mention picker\")",
 		"Run":                "drives the agent; its output is Events",
 		"Submit":             "sends the user's text to the model; nothing is read",
+		"SubmitImages":       "sends the user's text and pictures to the model; it reads nothing itself: its callers read the pictures (--image, a path the user names; @-mentions through AttachImage's guard)",
 		"Cancel":             "stops a turn",
 		"Compact":            "the model summarises the conversation it already holds",
 		"Reset":              "starts a new conversation and log",
@@ -436,6 +462,7 @@ var (
 		"UndoRewind":         "reverses a rewind, inside the workspace",
 		"ContinueUnrecorded": "turns recording off after the log failed; nothing is read or shown",
 		"Rename":             "records the title the user typed in the session log; nothing is read",
+		"Commands":           "custom command files the user or project wrote (.tern/commands, TERN_HOME/commands): regular files only, never links; their @-mentions go through Attach",
 	}
 )
 
@@ -545,7 +572,7 @@ turn:
 			case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 				agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 				agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventSubagent:
+				agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook, agent.EventSubagent:
 			}
 		case <-timeout:
 			t.Fatal("the turn did not finish within a minute")
@@ -578,6 +605,28 @@ turn:
 		}
 		if text, err := attach("notes.txt"); err != nil || !strings.Contains(text, markPlain) {
 			t.Errorf("@notes.txt: %q, %v", text, err)
+		}
+	})
+	t.Run("@-mention image", func(t *testing.T) {
+		var pic bytes.Buffer
+		if err := png.Encode(&pic, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{filepath.Join(f.outside, "pic.png"), filepath.Join(f.ws, "shot.png")} {
+			if err := os.WriteFile(p, pic.Bytes(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, p := range append(f.paths(), filepath.Join(f.outside, "pic.png")) {
+			img, err := f.app.Session.AttachImage(p)
+			if err == nil {
+				t.Errorf("@%s was attached as an image of %d bytes", p, len(img.Data))
+				continue
+			}
+			noLeak(t, "@"+p, err.Error())
+		}
+		if img, err := f.app.Session.AttachImage("shot.png"); err != nil || !bytes.Equal(img.Data, pic.Bytes()) {
+			t.Errorf("@shot.png: %v", err)
 		}
 	})
 	t.Run("@-mention picker", func(t *testing.T) {

@@ -71,12 +71,14 @@ var layerRules = []layerRule{
 			"importing it would be the first step of a leak)",
 	},
 	{
-		name:    "net/http only in provider/openai and tools/mcp",
+		name:    "net/http only in provider/openai, tools/mcp and tools/fetch",
 		imports: []string{"net/http"},
-		applies: except("provider/openai", "tools/mcp"),
-		reason: "tern talks to the network only to reach the model's gateway and the MCP servers the user configured " +
-			"(tools/mcp, whose every call goes through approvals); a package that could make HTTP requests " +
-			"on its own is a way to exfiltrate the workspace that no approval sees. Tests use net/http/httptest freely",
+		applies: except("provider/openai", "tools/mcp", "tools/fetch"),
+		reason: "tern talks to the network only to reach the model's gateway, the MCP servers the user configured " +
+			"(tools/mcp, whose every call goes through approvals), and for web_fetch; a package that could make HTTP " +
+			"requests on its own is a way to exfiltrate the workspace that no approval sees. tools/fetch is web_fetch's " +
+			"client and nothing else: the tool asks for approval under ask and auto-edit (the dialog shows the whole URL), " +
+			"and the client refuses private and metadata addresses at connect time. Tests use net/http/httptest freely",
 	},
 	{
 		name:    "Bubble Tea only in tui and cmd/tern",
@@ -453,9 +455,11 @@ func TestArchitectureCases(t *testing.T) {
 	}{
 		{"provider/openai", "github.com/sashabaranov/go-openai", false, nil},
 		{"provider/openai", "net/http", false, nil},
+		{"tools/fetch", "net/http", false, nil},
+		{"tools", "net/http", false, []string{"net/http only in provider/openai, tools/mcp and tools/fetch"}},
 		{"agent", "github.com/sashabaranov/go-openai", true, []string{"go-openai only in provider/openai"}},
 		{"agent", "net/http/httptest", true, nil},
-		{"agent", "net/http", false, []string{"net/http only in provider/openai and tools/mcp"}},
+		{"agent", "net/http", false, []string{"net/http only in provider/openai, tools/mcp and tools/fetch"}},
 		{"agent", "os/exec", false, []string{"os/exec only in tools, session and the TUI"}},
 		{"agent", "os/exec", true, nil},
 		{"agent", modulePrefix + "provider/openai", false, []string{"provider implementations only in cmd/tern", "agent imports no provider implementation"}},

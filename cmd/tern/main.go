@@ -93,6 +93,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 			return c.doctor(ctx, args[1:])
 		case "sessions":
 			return c.sessions(ctx, args[1:])
+		case "hooks":
+			return c.hooksCmd(args[1:])
 		case "mcp":
 			return c.mcpCommand(ctx, args[1:])
 		case "help":

@@ -80,7 +80,8 @@ func (c *cli) startMCP(ctx context.Context, cfg *config.Config, root string, not
 	if interactive {
 		delay = mcpStartDelay
 	}
-	m, err := mcp.New(mcp.Options{Servers: servers, Getenv: c.getenv, Dir: root, OutputCap: cfg.OutputCap.V, Version: version, Delay: delay})
+	m, err := mcp.New(mcp.Options{Servers: servers, Getenv: c.getenv, Dir: root, OutputCap: cfg.OutputCap.V, Version: version, Delay: delay,
+		TrustReadOnly: cfg.MCPTrustReadOnly.V})
 	if err != nil { // the valid servers still start
 		c.printf(notices, "tern: %v\n", err)
 	}
@@ -110,4 +111,3 @@ func (c *cli) reportMCPFailures(ctx context.Context, m *mcp.Manager, w io.Writer
 		}
 	}
 }
-

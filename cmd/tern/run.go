@@ -15,6 +15,7 @@ import (
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/cmd/tern/headless"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider"
 )
 
 // maxPromptBytes bounds a prompt read from stdin.
@@ -30,6 +31,11 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	prompt, err := c.prompt(pos)
 	if err != nil {
 		c.printf(c.stderr, "tern run: %v\nRun 'tern run --help' for usage.\n", err)
+		return exitUsage
+	}
+	images, err := c.loadImages(rf.images)
+	if err != nil {
+		c.printf(c.stderr, "tern run: %v\n", err)
 		return exitUsage
 	}
 	flags := common.config()
@@ -63,7 +69,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		_ = a.Close() // nothing ran; the log holds only its header
 		return exitUsage
 	}
-	code := c.runTurn(ctx, a, prompt, rf.json)
+	code := c.runTurn(ctx, a, c.expandCommand(a.Session, prompt), images, rf.json)
 	// headless.Run has drained the agent's events: everything the session
 	// holds is recorded, including an interrupted answer.
 	if err := a.Close(); err != nil {
@@ -77,7 +83,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 
 // runTurn runs the prompt headlessly on a wired session and returns the
 // exit status.
-func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, jsonOut bool) int {
+func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, images []provider.Image, jsonOut bool) int {
 	if a.Sandbox.Warning != "" && c.stderrIsTerminal {
 		c.printf(c.stderr, "tern: %s\n", a.Sandbox.Warning)
 	}
@@ -92,6 +98,7 @@ func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, jsonOut bool
 	reason, err := headless.Run(sigCtx, headless.Options{
 		Agent:  a.Session,
 		Prompt: prompt,
+		Images: images,
 		JSON:   jsonOut,
 		Session: headless.Session{
 			Tern: version, Model: a.Session.Model(), Workspace: a.Workspace, Approval: a.Session.Policy().String(), Offline: a.Offline,
@@ -155,6 +162,8 @@ type runOnlyFlags struct {
 	maxCost     float64
 	maxRequests int
 	maxDuration time.Duration
+	// images are the --image paths, in order.
+	images []string
 }
 
 // budgetFlags copies the budget flags the user gave into flags.
@@ -182,6 +191,10 @@ func runFlags() (*flag.FlagSet, *commonFlags, *runOnlyFlags) {
 	fs.Float64Var(&rf.maxCost, config.FlagMaxCost, 0, "stop the turn once it cost this much (needs the model's prices)")
 	fs.IntVar(&rf.maxRequests, config.FlagMaxRequests, 0, "stop the turn after this many model requests")
 	fs.DurationVar(&rf.maxDuration, config.FlagMaxDuration, 0, "stop the turn after this long, e.g. 10m")
+	fs.Func("image", "attach an image to the prompt (repeatable)", func(p string) error {
+		rf.images = append(rf.images, p)
+		return nil
+	})
 	return fs, common, rf
 }
 

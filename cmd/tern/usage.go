@@ -15,6 +15,7 @@ Usage:
   tern doctor [flags]         check the configuration and the gateway
   tern mcp list|add|remove|approve
                               the MCP servers whose tools the model may use
+  tern hooks [list|approve]   the configured hooks; approve this workspace's .tern/config.toml
   tern --version              print the version
 
 Interface flags:
@@ -67,6 +68,8 @@ use --approval auto-edit or full-auto, or allow rules in config.toml.
   --max-cost USD          stop the turn once it cost this much (needs the model's prices in config.toml)
   --max-requests N        stop the turn after N model requests
   --max-duration D        stop the turn after D (e.g. 10m); a running request or tool is interrupted
+  --image PATH            attach an image (png, jpeg, gif, webp) to the prompt; repeatable. Scaled to
+                          2048 px on the long side and 5 MB; the model must accept images
 
 Every run is recorded as a session under $TERN_HOME/sessions (docs/sessions.md).
 

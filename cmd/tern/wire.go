@@ -175,7 +175,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			cleanup()
 		}
 	}()
-	reg := tools.DefaultRegistryWith(ws, c.environ, shell)
+	reg := tools.DefaultRegistryWith(ws, c.environ, tools.RegistryOptions{
+		Shell:    shell,
+		WebFetch: tools.WebFetchOptions{AllowPrivate: cfg.WebFetchAllowPrivate.V},
+	})
 	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive, opts.mcp)
 	defer func() {
 		if !done && mcpServers != nil {
@@ -218,6 +221,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if cfg.Home.V != "" {
 		remember = cfg.RememberModel
 	}
+	hookRunner, hookNotice := c.hooksRunner(cfg, ws.Root, opts.notices)
 	sess, err := app.New(ctx, app.Options{
 		Version:      version,
 		Provider:     prov,
@@ -251,6 +255,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
 		LookupWindow:  lookupWindow,
 		ModelInfo:     modelInfo(cfg, offline),
+		Vision:        func(m string) *bool { return cfg.ModelSettings(m).Vision },
 		AssumedWindow: cfg.DefaultContextWindow.V,
 		Prices:        func(m string) *agent.Prices { return modelPrices(cfg.ModelSettings(m)) },
 		Effort:        cfg.ReasoningEffort.V,
@@ -262,13 +267,19 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Redact:        redact,
 		Notify:        func(s string) { c.printf(opts.notices, "tern: %s\n", s) },
 		Debug:         debugLog(cfg.Home.V, redact),
+		Hooks:         hookRunner,
 	})
 	if err != nil {
 		return nil, err
 	}
 	done = true
 	prices, priceSource := startPrices(sess)
+	var notices []string
+	if hookNotice != "" {
+		notices = append(notices, hookNotice)
+	}
 	return &wired{
+		Notices:     notices,
 		Session:     sess,
 		Saved:       saved,
 		Pick:        opts.session.Mode == app.ResumePick,

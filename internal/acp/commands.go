@@ -9,6 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 )
 
@@ -30,36 +31,82 @@ var editorCommands = []struct{ name, hint, desc string }{
 	{"plan", "", "toggle plan mode: investigate read-only and propose a plan"},
 }
 
-// availableCommands lists editorCommands for available_commands_update.
-func availableCommands() []sdk.AvailableCommand {
-	out := make([]sdk.AvailableCommand, 0, len(editorCommands))
+// editorCommand reports whether name is one of editorCommands.
+func editorCommand(name string) bool {
 	for _, c := range editorCommands {
-		ac := sdk.AvailableCommand{Name: c.name, Description: c.desc}
-		if c.hint != "" {
-			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: c.hint}}
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// availableCommands lists editorCommands, then the custom commands, for
+// available_commands_update.
+func availableCommands(custom []commands.Command) []sdk.AvailableCommand {
+	out := make([]sdk.AvailableCommand, 0, len(editorCommands)+len(custom))
+	add := func(name, hint, desc string) {
+		ac := sdk.AvailableCommand{Name: name, Description: desc}
+		if hint != "" {
+			ac.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: hint}}
 		}
 		out = append(out, ac)
+	}
+	for _, c := range editorCommands {
+		add(c.name, c.hint, c.desc)
+	}
+	for _, c := range custom {
+		desc := c.Description
+		if desc == "" {
+			desc = "custom command"
+		}
+		add(c.Invoke, c.ArgumentHint, desc+" ("+c.Source.String()+")")
 	}
 	return out
 }
 
-// command reports whether a prompt is one of editorCommands: a single text
-// block starting with /name.
-func command(blocks []sdk.ContentBlock) (name, args string, ok bool) {
+// command reports whether a prompt is a slash command: a single text block
+// starting with /name, name one of editorCommands (custom false) or of
+// the custom commands (custom true).
+func command(blocks []sdk.ContentBlock, cmds []commands.Command) (name, args string, custom, ok bool) {
 	if len(blocks) != 1 || blocks[0].Text == nil {
-		return "", "", false
+		return "", "", false, false
 	}
 	text := strings.TrimSpace(blocks[0].Text.Text)
 	if !strings.HasPrefix(text, "/") {
-		return "", "", false
+		return "", "", false, false
 	}
 	name, args, _ = strings.Cut(text[1:], " ")
-	for _, c := range editorCommands {
-		if c.name == name {
-			return name, strings.TrimSpace(args), true
-		}
+	args = strings.TrimSpace(args)
+	if editorCommand(name) {
+		return name, args, false, true
 	}
-	return "", "", false
+	if _, found := commands.Find(cmds, name); found {
+		return name, args, true, true
+	}
+	return "", "", false, false
+}
+
+// customCommand sends a custom command's prompt, its @-mentions attached.
+func (s *session) customCommand(name, args string) (sdk.PromptResponse, error) {
+	c, _ := commands.Find(s.custom, name)
+	if c.Model != "" && c.Model != s.svc.Model() {
+		s.svc.SetModel(c.Model)
+	}
+	text, errs := commands.AttachMentions(c.Expand(args), s.svc.Attach)
+	notes := make([]string, 0, len(errs))
+	for _, e := range errs {
+		notes = append(notes, e.Error())
+	}
+	return s.turn(text, nil, notes)
+}
+
+// loadCustom reads the custom commands anew; a file that could not be
+// read is left out (the interface and tern run name it).
+func (s *session) loadCustom() []commands.Command {
+	cmds, _ := s.svc.Commands(editorCommand)
+	s.custom = cmds
+	return cmds
 }
 
 // command runs a slash command; its answer arrives as agent message text.
@@ -70,7 +117,7 @@ func (s *session) command(name, args string) (sdk.PromptResponse, error) {
 		if args != "" {
 			text += "\n\nThe user adds: " + args
 		}
-		return s.turn(text, nil)
+		return s.turn(text, nil, nil)
 	case "compact":
 		return s.compact(args)
 	case "plan":

@@ -12,6 +12,8 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 	"github.com/ternhq/tern/tools/mcp"
 )
@@ -36,7 +38,10 @@ type fakeService struct {
 	opened     string
 	replay     []agent.Event
 	attach     map[string]string
+	custom     []commands.Command
 
+	// images are the pictures of each SubmitImages.
+	images [][]provider.Image
 	// script plays a turn; it returns how the turn ended.
 	script func(t *fakeTurn) agent.Finish
 	ranOut chan struct{}
@@ -91,6 +96,19 @@ func (f *fakeService) Run(ctx context.Context) {
 }
 
 func (f *fakeService) Events() <-chan agent.Event { return f.events }
+
+// AttachImage attaches no pictures.
+func (f *fakeService) AttachImage(string) (provider.Image, error) {
+	return provider.Image{}, app.ErrUnavailable
+}
+
+// SubmitImages records the text and the pictures.
+func (f *fakeService) SubmitImages(text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.images = append(f.images, images)
+	f.mu.Unlock()
+	return f.Submit(text)
+}
 
 func (f *fakeService) Submit(text string) error {
 	f.mu.Lock()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/hooks"
 )
 
 // projector turns one session's agent events into the session/update
@@ -197,6 +198,8 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 		}
 	case agent.EventCompactionStarted, agent.EventCompactionFinished:
 		// The conversation shrank; the editor's transcript stays as it is.
+	case agent.EventHook:
+		p.hookWarning(ev.Hook)
 	case agent.EventMessageAppended:
 		// The conversation's record: the editor already has each part from
 		// the chunks and tool calls that streamed it.
@@ -207,6 +210,15 @@ func (p *projector) project(ev agent.Event) []sdk.SessionUpdate {
 }
 
 func (p *projector) emit(u sdk.SessionUpdate) { p.out = append(p.out, u) }
+
+// hookWarning shows a hook run that failed, crashed or timed out as agent
+// text; other runs are not shown (a denial reaches the editor as the
+// call's result).
+func (p *projector) hookWarning(r *hooks.Run) {
+	if r != nil && r.Warning() != "" {
+		p.emit(sdk.UpdateAgentMessageText("\n> warning: " + r.Warning() + "\n\n"))
+	}
+}
 
 // call returns the state of c, made on first sight; nil for no call.
 func (p *projector) call(c *agent.Call) *callState {

@@ -1,8 +1,10 @@
 package acp
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/url"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -10,7 +12,9 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // userMessage turns a prompt's content blocks into the user message the
@@ -18,10 +22,10 @@ import (
 // text as it is; a resource link to a workspace file read through the
 // session (workspace guard, secret filter, clamp); an embedded resource's
 // text (the editor's buffer, which may be unsaved) clamped the same way,
-// refused when its file is one tern would refuse to read. notes say what
-// was not attached. Images and audio are refused: tern does not advertise
-// them.
-func userMessage(svc app.Service, cwd string, blocks []sdk.ContentBlock) (text string, notes []string, err error) {
+// refused when its file is one tern would refuse to read; an image scaled
+// as the interface scales a pasted one. notes say what was not attached.
+// Audio is refused: tern does not advertise it.
+func userMessage(svc app.Service, cwd string, blocks []sdk.ContentBlock) (text string, images []provider.Image, notes []string, err error) {
 	var msg, files strings.Builder
 	for i, b := range blocks {
 		switch {
@@ -58,21 +62,45 @@ func userMessage(svc app.Service, cwd string, blocks []sdk.ContentBlock) (text s
 			}
 			writeFile(&files, name, tools.Cap(res.Text, tools.DefaultOutputCap, "the editor sent more; ask for the rest with read_file"))
 		case b.Image != nil:
-			return "", nil, invalidParams(fmt.Sprintf("prompt[%d]", i), "image content is not supported (promptCapabilities.image is false)")
+			img, ierr := promptImage(i, b.Image)
+			if ierr != nil {
+				return "", nil, nil, ierr
+			}
+			images = append(images, img)
 		case b.Audio != nil:
-			return "", nil, invalidParams(fmt.Sprintf("prompt[%d]", i), "audio content is not supported (promptCapabilities.audio is false)")
+			return "", nil, nil, invalidParams(fmt.Sprintf("prompt[%d]", i), "audio content is not supported (promptCapabilities.audio is false)")
 		default:
-			return "", nil, invalidParams(fmt.Sprintf("prompt[%d]", i), "unknown content block")
+			return "", nil, nil, invalidParams(fmt.Sprintf("prompt[%d]", i), "unknown content block")
 		}
 	}
 	text = msg.String()
 	if files.Len() > 0 {
 		text += "\n\nThe files I mentioned:\n" + strings.TrimRight(files.String(), "\n")
 	}
-	if strings.TrimSpace(text) == "" {
-		return "", notes, invalidParams("prompt", "the prompt holds no text and no file")
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
+		return "", nil, notes, invalidParams("prompt", "the prompt holds no text, no file and no image")
 	}
-	return text, notes, nil
+	return text, images, notes, nil
+}
+
+// promptImage decodes an image block and scales it as a pasted picture is
+// (tools/imaging): at most imaging.MaxSide pixels on its long side and
+// imaging.MaxBytes.
+func promptImage(i int, b *sdk.ContentBlockImage) (provider.Image, error) {
+	field := fmt.Sprintf("prompt[%d].data", i)
+	data, err := base64.StdEncoding.DecodeString(b.Data)
+	if err != nil {
+		return provider.Image{}, invalidParams(field, "not base64: "+err.Error())
+	}
+	name := "image" + strconv.Itoa(i+1)
+	if b.Uri != nil && *b.Uri != "" {
+		name = path.Base(*b.Uri)
+	}
+	img, err := imaging.Prepare(name, data)
+	if err != nil {
+		return provider.Image{}, invalidParams(field, err.Error())
+	}
+	return provider.Image{MediaType: img.MediaType, Data: img.Data, Hash: img.Hash, Name: img.Name, Width: img.Width, Height: img.Height}, nil
 }
 
 func writeFile(b *strings.Builder, path, content string) {

@@ -113,7 +113,7 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		AgentInfo:       &sdk.Implementation{Name: "tern", Title: sdk.Ptr("tern"), Version: s.opts.Version},
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: sdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			// MCP servers are not connected yet: none of the transports.
 			McpCapabilities:     sdk.McpCapabilities{Http: true},
 			SessionCapabilities: sdk.SessionCapabilities{Close: &sdk.SessionCloseCapabilities{}},

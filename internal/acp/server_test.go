@@ -137,8 +137,19 @@ func TestPromptEmbeddedContext(t *testing.T) {
 		t.Errorf("user message holds a refused file or the disk's copy:\n%s", got)
 	}
 	_, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.ImageBlock("AAAA", "image/png")}})
-	if code(err) != -32602 || !strings.Contains(errString(err), "prompt[0]") {
-		t.Errorf("image prompt: %v, want -32602 naming prompt[0]", err)
+	if code(err) != -32602 || !strings.Contains(errString(err), "prompt[0].data") {
+		t.Errorf("a prompt whose image is not one: %v, want -32602 naming prompt[0].data", err)
+	}
+	// A real picture (a 2x1 PNG) goes to the model with the text.
+	png := "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAADklEQVR4nGP4z8DwHwQBEPgD/U6VwW8AAAAASUVORK5CYII="
+	if _, err := h.conn.Prompt(context.Background(), sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock("what is this?"), sdk.ImageBlock(png, "image/png")}}); err != nil {
+		t.Fatalf("image prompt: %v", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	last := f.images[len(f.images)-1]
+	if len(last) != 1 || last[0].MediaType != "image/png" || last[0].Width != 2 || last[0].Height != 1 || last[0].Hash == "" {
+		t.Errorf("pictures sent: %+v", last)
 	}
 }
 
@@ -533,7 +544,7 @@ func TestSlashCommands(t *testing.T) {
 		if u := n.Update.AgentMessageChunk; u != nil {
 			text += u.Content.Text.Text + "\n"
 		}
-		if u := n.Update.AvailableCommandsUpdate; u != nil && len(u.AvailableCommands) != len(editorCommands) {
+		if u := n.Update.AvailableCommandsUpdate; u != nil && len(u.AvailableCommands) != len(editorCommands)+len(f.custom) {
 			t.Errorf("commands %+v", u.AvailableCommands)
 		}
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 )
 
 // session is one ACP session: a running app.Service, the projection of its
@@ -24,6 +26,8 @@ type session struct {
 	client     sdk.ClientCapabilities
 	mcpSkipped []string
 	proj       *projector
+	// custom are the custom slash commands as last read.
+	custom []commands.Command
 	// files delegates the file tools to the editor; nil when it does not.
 	files *clientFiles
 
@@ -131,7 +135,7 @@ func (s *session) replay(events []agent.Event) {
 
 // announce tells the editor the session's commands and mode.
 func (s *session) announce() {
-	s.send(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: availableCommands(), SessionUpdate: "available_commands_update"}})
+	s.send(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: availableCommands(s.loadCustom()), SessionUpdate: "available_commands_update"}})
 	s.modeChanged(true)
 }
 
@@ -158,18 +162,24 @@ func (s *session) meta() map[string]any {
 
 // prompt runs one turn (or a command) and reports how it ended.
 func (s *session) prompt(blocks []sdk.ContentBlock) (sdk.PromptResponse, error) {
-	if name, args, ok := command(blocks); ok {
+	if len(blocks) == 1 && blocks[0].Text != nil && strings.HasPrefix(strings.TrimSpace(blocks[0].Text.Text), "/") {
+		s.loadCustom() // a command file added since the session started
+	}
+	if name, args, custom, ok := command(blocks, s.custom); ok {
+		if custom {
+			return s.customCommand(name, args)
+		}
 		return s.command(name, args)
 	}
-	text, notes, err := userMessage(s.svc, s.cwd, blocks)
+	text, images, notes, err := userMessage(s.svc, s.cwd, blocks)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
-	return s.turn(text, notes)
+	return s.turn(text, images, notes)
 }
 
-// turn submits text and waits for the turn to end.
-func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) {
+// turn submits text (with images) and waits for the turn to end.
+func (s *session) turn(text string, images []provider.Image, notes []string) (sdk.PromptResponse, error) {
 	ch, err := s.hold(agent.EventTurnFinished)
 	if err != nil {
 		return sdk.PromptResponse{}, err
@@ -178,7 +188,7 @@ func (s *session) turn(text string, notes []string) (sdk.PromptResponse, error) 
 	for _, n := range notes {
 		s.send(sdk.UpdateAgentMessageText("> not attached: " + n + "\n\n"))
 	}
-	if err := s.svc.Submit(text); err != nil {
+	if err := s.svc.SubmitImages(text, images); err != nil {
 		if errors.Is(err, agent.ErrBusy) {
 			return sdk.PromptResponse{}, busy()
 		}

@@ -73,6 +73,10 @@ func (p *projector) subagent(ev agent.Event) {
 	case agent.EventTurnFinished:
 		// The answer arrives whole with the task's result.
 		c.sub.answer.Reset()
+	case agent.EventHook:
+		// A warning of a hook its calls ran shows like the session's.
+		p.hookWarning(sub.Hook)
+		return
 	case agent.EventTurnStarted, agent.EventReasoningDelta, agent.EventToolCallStarted, agent.EventToolCallReady,
 		agent.EventApprovalRequested, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 		agent.EventUsage, agent.EventRequest, agent.EventError, agent.EventCompactionStarted,

@@ -62,3 +62,19 @@ func (s *Session) databaseWindow(model string) int {
 	}
 	return info.ContextWindow
 }
+
+// AcceptsImages says whether model takes image input, and what says so:
+// config.toml's vision, else the model database; a model neither knows is
+// assumed to (the gateway refuses otherwise, and its error says how to
+// stop sending images).
+func (s *Session) AcceptsImages(model string) (bool, string) {
+	if s.vision != nil {
+		if v := s.vision(model); v != nil {
+			return *v, "vision in config.toml"
+		}
+	}
+	if info, ok := s.ModelInfo(model); ok {
+		return info.Images, "the model database"
+	}
+	return true, "unknown; assumed"
+}

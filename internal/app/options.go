@@ -7,6 +7,7 @@ import (
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/hooks"
 	"github.com/ternhq/tern/tools/lsp"
 	"github.com/ternhq/tern/tools/mcp"
 )
@@ -62,6 +63,9 @@ type Options struct {
 	// its window, list prices, reasoning efforts and image support; nil
 	// without a database.
 	ModelInfo func(model string) (models.Info, bool)
+	// Vision is a model's configured image support (config vision); nil
+	// (or a nil answer) leaves it to the model database.
+	Vision func(model string) *bool
 	// AssumedWindow is the window assumed for a model nothing knows the
 	// window of (default_context_window); 0 is AssumedContextWindow.
 	AssumedWindow int
@@ -87,6 +91,9 @@ type Options struct {
 	// Notify receives what starting the session had to say (a resumed
 	// session adapted, no home to record in, a log that cannot be opened).
 	Notify func(string)
+	// Hooks are the user's hooks (config.toml, an approved project
+	// .tern/config.toml); nil runs none.
+	Hooks *hooks.Runner
 	// Debug notes background failures (a title request) in a debug log.
 	Debug func(format string, args ...any)
 }

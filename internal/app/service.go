@@ -10,6 +10,8 @@ import (
 	"errors"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/internal/commands"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 )
 
@@ -35,6 +37,8 @@ type Conversation interface {
 	Events() <-chan agent.Event
 	// Submit sends a user message; agent.ErrBusy while a turn runs.
 	Submit(text string) error
+	// SubmitImages sends a user message with pictures attached.
+	SubmitImages(text string, images []provider.Image) error
 	// Cancel stops the running turn, as Esc does.
 	Cancel()
 	// Compact replaces the conversation with a summary the model writes,
@@ -153,8 +157,14 @@ type Workspace interface {
 	// Attach reads an @-mentioned file for the model, clamped, secrets
 	// refused.
 	Attach(path string) (string, error)
+	// AttachImage reads an @-mentioned or pasted picture, with read_file's
+	// guards, scaled for the model.
+	AttachImage(path string) (provider.Image, error)
 	// Files lists up to max workspace files for the @-mention picker.
 	Files(ctx context.Context, max int) ([]string, error)
+	// Commands reads the custom slash commands, the user's and the
+	// project's, anew at each call; builtin names the front end's own.
+	Commands(builtin func(name string) bool) ([]commands.Command, error)
 	// Remember adds a `#` line to the project's AGENTS.md and returns the
 	// file's path.
 	Remember(line string) (path string, err error)

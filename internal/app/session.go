@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
@@ -48,8 +49,12 @@ type Session struct {
 	// modelInfo looks models up in the database; prices are the
 	// configured ones. Either may be nil.
 	modelInfo func(model string) (models.Info, bool)
-	prices    func(model string) *agent.Prices
+	// vision is the configured image support of a model (nil: not set).
+	vision func(model string) *bool
+	prices func(model string) *agent.Prices
 	// effort is the reasoning effort chosen ("": the model's default).
+	// home is $TERN_HOME ("": none), where the user's commands are.
+	home     string
 	effortMu sync.Mutex
 	effort   string
 }
@@ -70,7 +75,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
 		mcp: opts.MCP, lsp: opts.LSP,
-		modelInfo: opts.ModelInfo, prices: opts.Prices, effort: opts.Effort,
+		modelInfo: opts.ModelInfo, vision: opts.Vision, prices: opts.Prices, effort: opts.Effort,
+		home: opts.Home,
 	}
 	s.window = &windowSource{
 		configured: func(m string) int { return windowOf(opts.Window, m) },
@@ -122,6 +128,9 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	ao.ContextWindow, _ = s.window.known(model)
 	ao.BeforeRequest = recordGate(s.log, logFailed)
 	ao.BeforeTool = recordGate(s.log, logFailed)
+	if opts.Hooks != nil {
+		ao.Hooks = sessionHooks{runner: opts.Hooks, id: s.ID}
+	}
 	a, err := agent.New(ao)
 	if err != nil {
 		_ = s.log.close()
@@ -246,6 +255,19 @@ func (s *Session) Events() <-chan agent.Event { return s.events }
 
 // Submit sends a user message.
 func (s *Session) Submit(text string) error { return s.agent.Submit(text) }
+
+// SubmitImages sends a user message with pictures attached.
+// A model known not to accept images (config vision = false, else the
+// model database) gets none: the message is refused, saying so.
+func (s *Session) SubmitImages(text string, images []provider.Image) error {
+	if len(images) > 0 {
+		if ok, why := s.AcceptsImages(s.Model()); !ok {
+			return fmt.Errorf("%s does not accept images (%s): remove them, or switch to a model that does; "+
+				"if it does, set vision = true under [models.%q] in config.toml", s.Model(), why, s.Model())
+		}
+	}
+	return s.agent.SubmitImages(text, images)
+}
 
 // Cancel stops the running turn.
 func (s *Session) Cancel() { s.agent.Cancel() }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
 )
 
@@ -73,4 +74,16 @@ func (s *Session) Files(ctx context.Context, max int) ([]string, error) {
 // Remember adds a line to the project's AGENTS.md.
 func (s *Session) Remember(line string) (string, error) {
 	return agent.AppendMemory(s.ws.Root, line)
+}
+
+// AttachImage reads an @-mentioned or pasted picture in the workspace,
+// through the same guards as read_file (Workspace.ReadImage), scaled for
+// the model.
+func (s *Session) AttachImage(path string) (provider.Image, error) {
+	img, err := s.ws.ReadImage(context.Background(), path)
+	if err != nil {
+		return provider.Image{}, err
+	}
+	return provider.Image{MediaType: img.MediaType, Data: img.Data, Hash: img.Hash, Name: img.Name,
+		Width: img.Width, Height: img.Height}, nil
 }

@@ -55,7 +55,7 @@ func playTurn(t *testing.T, a *agent.Agent, msg string, decide agent.DecisionKin
 		case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 			agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 			agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventSubagent:
+			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook, agent.EventSubagent:
 		}
 	}
 	t.Fatal("events closed before the turn finished")

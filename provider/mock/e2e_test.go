@@ -51,7 +51,7 @@ func runTurn(t *testing.T, dir, msg string, decide agent.DecisionKind) turnLog {
 		case agent.EventTurnStarted, agent.EventTextDelta, agent.EventReasoningDelta, agent.EventToolCallStarted,
 			agent.EventToolCallReady, agent.EventApprovalResolved, agent.EventToolRunning, agent.EventToolOutput,
 			agent.EventUsage, agent.EventRetrying, agent.EventError, agent.EventRequest,
-			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventSubagent:
+			agent.EventCompactionStarted, agent.EventCompactionFinished, agent.EventMessageAppended, agent.EventHook, agent.EventSubagent:
 		}
 	}
 	t.Fatal("events closed before the turn finished")

@@ -10,7 +10,10 @@ package openai
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -75,7 +78,20 @@ func (p *Provider) Stream(ctx context.Context, req provider.Request) (provider.S
 		s.effortObject, s.req.ReasoningEffort = oreq.ReasoningEffort, ""
 	}
 	if err := s.connect(); err != nil {
-		return nil, err
+		return nil, imageRefusal(err, req, model)
 	}
 	return s, nil
+}
+
+// imageRefusal adds to a gateway's refusal of a request that carried
+// images what to do when the model takes none: the usual cause of a 400
+// then, which gateways word in many ways.
+func imageRefusal(err error, req provider.Request, model string) error {
+	var pe *provider.Error
+	if !errors.As(err, &pe) || pe.Kind != provider.ErrBadRequest || !slices.ContainsFunc(req.Messages, func(m provider.Message) bool { return len(m.Images) > 0 }) {
+		return err
+	}
+	pe.Message += fmt.Sprintf("\nThe request carried images: if %s does not accept image input, set vision = false under [models.%q] in config.toml, "+
+		"and tern will refuse to send it images (or switch to a model that takes them).", model, model)
+	return pe
 }

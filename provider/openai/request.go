@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,6 +71,9 @@ func chatMessage(m provider.Message) (goopenai.ChatCompletionMessage, error) {
 	case provider.RoleSystem:
 		return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleSystem, Content: m.Content}, nil
 	case provider.RoleUser:
+		if len(m.Images) > 0 {
+			return userWithImages(m), nil
+		}
 		return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser, Content: m.Content}, nil
 	case provider.RoleAssistant:
 		out := goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleAssistant, Content: m.Content}
@@ -98,6 +102,26 @@ func chatMessage(m provider.Message) (goopenai.ChatCompletionMessage, error) {
 		return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleTool, ToolCallID: m.ToolCallID, Content: content}, nil
 	}
 	return goopenai.ChatCompletionMessage{}, fmt.Errorf("unknown role %q", m.Role)
+}
+
+// userWithImages sends a user message as content parts: its text, then
+// each image as an image_url part holding a data: URL (base64), the form
+// every OpenAI-compatible gateway that takes images accepts.
+func userWithImages(m provider.Message) goopenai.ChatCompletionMessage {
+	parts := make([]goopenai.ChatMessagePart, 0, len(m.Images)+1)
+	if m.Content != "" {
+		parts = append(parts, goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: m.Content})
+	}
+	for _, img := range m.Images {
+		parts = append(parts, goopenai.ChatMessagePart{
+			Type: goopenai.ChatMessagePartTypeImageURL,
+			ImageURL: &goopenai.ChatMessageImageURL{
+				URL:    "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
+				Detail: goopenai.ImageURLDetailAuto,
+			},
+		})
+	}
+	return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser, MultiContent: parts}
 }
 
 // fitValidator adapts the request to go-openai's client-side validation,

@@ -63,8 +63,14 @@ func stdioConfig(name string, env map[string]string) mcp.ServerConfig {
 // made by servers, keyed by name.
 func inProcess(t *testing.T, cfgs []mcp.ServerConfig, servers map[string]*sdk.Server) *mcp.Manager {
 	t.Helper()
+	return inProcessWith(t, mcp.Options{Servers: cfgs}, servers)
+}
+
+// inProcessWith is inProcess with the manager's other options.
+func inProcessWith(t *testing.T, o mcp.Options, servers map[string]*sdk.Server) *mcp.Manager {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	opts := mcp.WithTransport(mcp.Options{Servers: cfgs}, func(c mcp.ServerConfig) (sdk.Transport, error) {
+	opts := mcp.WithTransport(o, func(c mcp.ServerConfig) (sdk.Transport, error) {
 		s, ok := servers[c.Name]
 		if !ok {
 			return nil, fmt.Errorf("no test server %s", c.Name)

@@ -30,6 +30,10 @@ type Options struct {
 	// processes do not compete for the CPU with the interface's first
 	// frame; the wait counts as starting (Wait includes it).
 	Delay time.Duration
+	// TrustReadOnly is mcp_trust_read_only: only with it do the tools
+	// their server marks readOnlyHint say they are read-only (ReadOnly),
+	// as the approval engine's read-only policy trusts them only then.
+	TrustReadOnly bool
 	// transport, when set, replaces the real transports (tests).
 	transport func(ServerConfig) (sdk.Transport, error)
 }

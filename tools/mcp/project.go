@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/ternhq/tern/internal/trust"
 )
 
 // ProjectFile is the name of a workspace's list of servers, in the format
@@ -55,8 +55,7 @@ func LoadProject(root string) (*Project, error) {
 	if err := json.Unmarshal(data, &pf); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	sum := sha256.Sum256(data)
-	p := &Project{Path: path, Hash: hex.EncodeToString(sum[:]), Content: data}
+	p := &Project{Path: path, Hash: trust.Hash(data), Content: data}
 	names := make([]string, 0, len(pf.MCPServers))
 	for n := range pf.MCPServers {
 		names = append(names, n)
@@ -75,54 +74,22 @@ func LoadProject(root string) (*Project, error) {
 	return p, errors.Join(errs...)
 }
 
-// approvals maps a workspace root to the hash of its approved .mcp.json.
-type approvals map[string]string
-
-func readApprovals(home string) (approvals, error) {
-	data, err := os.ReadFile(filepath.Join(home, approvalsFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return approvals{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	a := approvals{}
-	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(home, approvalsFile), err)
-	}
-	return a, nil
+// approvals remembers the approved .mcp.json contents, in the format of
+// every project file tern asks about (internal/trust).
+func approvals(home string) trust.Store {
+	return trust.Store{Home: home, File: approvalsFile}
 }
 
 // Approved reports whether the user approved this exact .mcp.json for the
 // workspace root; a changed file is not approved.
 func (p *Project) Approved(home, root string) bool {
-	if home == "" {
-		return false
-	}
-	a, err := readApprovals(home)
-	return err == nil && a[root] == p.Hash
+	return approvals(home).Approved(root, p.Content)
 }
 
 // Approve remembers this exact .mcp.json as approved for the workspace.
 func (p *Project) Approve(home, root string) error {
-	if home == "" {
-		return errors.New("no tern home to remember the approval in: set TERN_HOME (or HOME)")
+	if err := approvals(home).Approve(root, p.Content); err != nil {
+		return fmt.Errorf("approve %s: %w", p.Path, err)
 	}
-	a, err := readApprovals(home)
-	if err != nil {
-		return err
-	}
-	a[root] = p.Hash
-	data, err := json.MarshalIndent(a, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return err
-	}
-	tmp := filepath.Join(home, approvalsFile+".tmp")
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(home, approvalsFile))
+	return nil
 }

@@ -1,6 +1,9 @@
 package mcp
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,5 +41,32 @@ func TestProjectApproval(t *testing.T) {
 	}
 	if p2.Approved(home, root) {
 		t.Error("a changed file is still approved")
+	}
+}
+
+// TestProjectApprovalFileFormat: mcp-approved.json keeps the format earlier
+// versions wrote (workspace root to the hex SHA-256 of .mcp.json), so an
+// approval given before approvals moved to internal/trust still holds.
+func TestProjectApprovalFileFormat(t *testing.T) {
+	t.Parallel()
+	root, home := t.TempDir(), t.TempDir()
+	content := `{"mcpServers":{"fs":{"command":"npx"}}}`
+	if err := os.WriteFile(filepath.Join(root, ProjectFile), []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(content))
+	old, err := json.Marshal(map[string]string{root: hex.EncodeToString(sum[:])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "mcp-approved.json"), old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := LoadProject(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Approved(home, root) {
+		t.Error("an approval written in the old format no longer holds")
 	}
 }

@@ -22,7 +22,10 @@ type tool struct {
 	readOnly    bool
 }
 
-var _ tools.External = (*tool)(nil)
+var (
+	_ tools.External = (*tool)(nil)
+	_ tools.ReadOnly = (*tool)(nil)
+)
 
 // Spec describes the tool with the server's description and schema.
 func (t *tool) Spec() tools.Spec {
@@ -40,6 +43,14 @@ func (t *tool) Remote() string { return t.remote }
 
 // ReadOnlyHint is the server's readOnlyHint annotation.
 func (t *tool) ReadOnlyHint() bool { return t.readOnly }
+
+// ReadOnly reports whether tern counts the tool as one that only reads
+// (it then runs alongside the other reads of an answer and subagents get
+// it): exactly when the approval engine's read-only policy would run it,
+// that is when the server marks it readOnlyHint and the user set
+// mcp_trust_read_only (Options.TrustReadOnly). The hint alone is the claim
+// of a program tern does not control and loosens nothing.
+func (t *tool) ReadOnly() bool { return t.readOnly && t.srv.m.opts.TrustReadOnly }
 
 // Preview says which server and tool the call goes to; the arguments are
 // the call's own.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/ternhq/tern/tools/hooks"
 	"github.com/ternhq/tern/tools/mcp"
 )
 
@@ -92,6 +93,9 @@ type Config struct {
 	// Mouse turns mouse capture on when the interface starts (/mouse
 	// toggles it).
 	Mouse Value[bool]
+	// WebFetchAllowPrivate lets web_fetch reach loopback, private,
+	// link-local and metadata addresses (web_fetch_allow_private).
+	WebFetchAllowPrivate Value[bool]
 	// TitleModel is the model that names sessions; empty: the session's.
 	TitleModel Value[string]
 	// MCPServers are config.toml's [mcp_servers.*], sorted by name.
@@ -107,6 +111,9 @@ type Config struct {
 	ReasoningEffort Value[string]
 	// LSP are the language-server settings.
 	LSP LSP
+
+	// Hooks are config.toml's [[hooks]], with where each is written.
+	Hooks []hooks.Hook
 
 	// fileModel is config.toml's model ("" when it names none), kept with
 	// a remembered /model choice to tell which of the two is newer.
@@ -124,6 +131,9 @@ type ModelSettings struct {
 	PriceOutput      float64 `toml:"price_output"`
 	// Headers are extra HTTP headers sent with requests for this model.
 	Headers map[string]string `toml:"headers"`
+	// Vision says whether the model accepts image input; nil leaves it to
+	// the model database.
+	Vision *bool `toml:"vision"`
 }
 
 // ModelSettings returns the settings for a model id (zero when there are none).

@@ -44,6 +44,8 @@ type fileConfig struct {
 	LSP       *lspSetting `toml:"lsp"`
 	LSPWait   *string     `toml:"lsp_wait"`
 	LSPSettle *string     `toml:"lsp_settle"`
+	// WebFetchAllowPrivate lets web_fetch reach private addresses.
+	WebFetchAllowPrivate *bool `toml:"web_fetch_allow_private"`
 
 	// What tern knows of models (modelfacts.go).
 	DefaultContextWindow *int    `toml:"default_context_window"`
@@ -54,6 +56,8 @@ type fileConfig struct {
 	StreamIdleTimeout *string `toml:"stream_idle_timeout"`
 	MaxAnswerBytes    *int    `toml:"max_answer_bytes"`
 
+	// Hooks are the user's hooks (hooks.go).
+	Hooks []HookSettings `toml:"hooks"`
 	// The MCP servers (mcp.go).
 	MCPServers       map[string]mcpServerFile `toml:"mcp_servers"`
 	MCPTrustReadOnly *bool                    `toml:"mcp_trust_read_only"`

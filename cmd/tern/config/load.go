@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -194,7 +195,17 @@ func Load(in Inputs) (*Config, error) {
 	}
 	c.TitleModel = resolveString(nil, "", env, nil, fc.TitleModel, file, "")
 	errs = append(errs, c.resolveMCP(fc, file)...)
+	c.WebFetchAllowPrivate = Value[bool]{Source: Source{Kind: SourceDefault}}
+	if fc.WebFetchAllowPrivate != nil {
+		c.WebFetchAllowPrivate = Value[bool]{V: *fc.WebFetchAllowPrivate, Source: file}
+	}
 	errs = append(errs, c.resolveModelFacts(in, fc, file)...)
+	if len(fc.Hooks) > 0 {
+		data, _ := os.ReadFile(c.File) // read once already; only the lines are looked up
+		hs, err := resolveHooks(c.File, data, fc.Hooks)
+		c.Hooks = hs
+		errs = append(errs, err)
+	}
 	c.Models = fc.Models
 	if c.Models == nil {
 		c.Models = map[string]ModelSettings{}

@@ -293,8 +293,10 @@ allow = ["run_shell:go test *", "edit_file:docs/**"]
 deny = ["run_shell:git push *"]
 output_cap = 4096
 secret_patterns = ["*.secret"]
+web_fetch_allow_private = true
 
 [models."openai/gpt-4o"]
+vision = false
 context_window = 128000
 price_input = 2.5
 price_cached_input = 1.25
@@ -324,6 +326,10 @@ headers = { "HTTP-Referer" = "https://example.com", "X-Title" = "tern" }
 	want := ModelSettings{
 		ContextWindow: 128000, PriceInput: 2.5, PriceCachedInput: 1.25, PriceOutput: 10,
 		Headers: map[string]string{"HTTP-Referer": "https://example.com", "X-Title": "tern"},
+		Vision:  new(bool),
+	}
+	if !c.WebFetchAllowPrivate.V || c.WebFetchAllowPrivate.Source.Kind != SourceFile {
+		t.Errorf("web_fetch_allow_private = %v (%s)", c.WebFetchAllowPrivate.V, c.WebFetchAllowPrivate.Source)
 	}
 	if !reflect.DeepEqual(ms, want) {
 		t.Errorf("model settings = %+v, want %+v", ms, want)

@@ -73,6 +73,9 @@ func Run(ctx context.Context, opts Options) []Check {
 		c.MaxSteps.V, c.MaxSteps.Source, c.MaxAttempts.V, c.MaxAttempts.Source, c.OutputCap.V, c.OutputCap.Source)})
 	add(Check{Mark: Pass, Name: "secret files", Detail: fmt.Sprintf("%s (%s)", strings.Join(c.SecretPatterns.V, " "), c.SecretPatterns.Source)})
 	add(sandboxCheck(c, sandbox.Check(c.Sandbox.V, c.NoNetwork.V)))
+	if len(c.Hooks) > 0 {
+		add(hooksCheck(c))
+	}
 	add(Check{Mark: Pass, Name: "interface", Detail: fmt.Sprintf("theme %s (%s), mouse %t (%s)", c.Theme.V, c.Theme.Source, c.Mouse.V, c.Mouse.Source)})
 	checks = append(checks, modelChecks(ctx, c, opts.Facts, opts.Timeout)...)
 	add(lspCheck(c))
@@ -189,6 +192,19 @@ func rulesCheck(c *config.Config) Check {
 		return strings.Join(q, ", ")
 	}
 	return Check{Mark: Pass, Name: "rules", Detail: fmt.Sprintf("allow %s; deny %s (%s)", list(r.Allow), list(r.Deny), c.Allow.Source)}
+}
+
+// hooksCheck lists config.toml's hooks, which run outside the sandbox.
+func hooksCheck(c *config.Config) Check {
+	list := make([]string, 0, len(c.Hooks))
+	for _, h := range c.Hooks {
+		on := string(h.Event)
+		if h.Match != "" {
+			on += " " + h.Match
+		}
+		list = append(list, fmt.Sprintf("%s: %q (line %d)", on, h.Command, h.Line))
+	}
+	return Check{Mark: Pass, Name: "hooks", Detail: strings.Join(list, "; ") + " — run with your rights, outside the sandbox; a project's own: tern hooks"}
 }
 
 // mcpCheck lists config.toml's MCP servers without starting them (`tern

@@ -38,7 +38,7 @@ func (d *denials) requested(req *agent.ApprovalRequest) string {
 		d.shell = true // like commands, MCP calls run unasked only under full-auto or by rule
 	case req.Kind == tools.KindEdit:
 		d.edit = true
-	case req.Kind == tools.KindRead:
+	case req.Kind == tools.KindNetwork, req.Kind == tools.KindRead:
 	}
 	return deniedLine(req.Call, why)
 }

@@ -20,6 +20,11 @@ func progressLine(ev agent.Event) string {
 		agent.EventToolCallStarted, agent.EventToolRunning, agent.EventToolOutput, agent.EventUsage,
 		agent.EventTurnFinished, agent.EventRequest, agent.EventMessageAppended:
 		return ""
+	case agent.EventHook:
+		if ev.Hook == nil || ev.Hook.Warning() != "" {
+			return "" // warnings are printed whether or not progress is
+		}
+		return fmt.Sprintf("⚙ hook %s %s: exit %d (%s)", ev.Hook.Event, firstLine(ev.Hook.Hook.Command), ev.Hook.Exit, ev.Hook.Duration.Round(time.Millisecond))
 	case agent.EventSubagent:
 		if ev.Sub == nil || ev.Sub.Kind == agent.EventSubagent {
 			return ""

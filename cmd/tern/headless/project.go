@@ -202,6 +202,9 @@ func (p *Projector) Project(ev agent.Event) []Message {
 	case agent.EventCompactionStarted:
 		// Reported once it is done; a failed one changes nothing.
 		return nil
+	case agent.EventHook:
+		// Warnings go to stderr (run.go); the JSON stream has no hook item.
+		return nil
 	case agent.EventMessageAppended:
 		if ev.Message == nil || ev.Message.Role != provider.RoleAssistant {
 			return nil // the prompt and the results have lines of their own

@@ -18,6 +18,7 @@ type Agent interface {
 	Run(ctx context.Context)
 	Events() <-chan agent.Event
 	Submit(text string) error
+	SubmitImages(text string, images []provider.Image) error
 	Cancel()
 }
 
@@ -25,6 +26,8 @@ type Agent interface {
 type Options struct {
 	Agent  Agent
 	Prompt string
+	// Images are attached to the prompt (tern run --image).
+	Images []provider.Image
 	// JSON selects the JSON Lines protocol on Stdout instead of the final text.
 	JSON    bool
 	Session Session
@@ -72,7 +75,7 @@ func Run(ctx context.Context, opts Options) (agent.FinishReason, error) {
 	}()
 
 	r.emit(r.proj.Start())
-	if err := opts.Agent.Submit(opts.Prompt); err != nil {
+	if err := opts.Agent.SubmitImages(opts.Prompt, opts.Images); err != nil {
 		return 0, fmt.Errorf("start the turn: %w", err)
 	}
 	interrupt := ctx.Done()
@@ -117,6 +120,8 @@ func (r *runner) handle(ev agent.Event) {
 		// of the answer given for nobody.
 		r.stderrf("%s", r.denied.requested(ev.Approval))
 	case ev.Kind == agent.EventApprovalResolved && !ev.Decision.Auto:
+	case hookWarning(ev) != "":
+		r.stderrf("tern run: warning: %s", hookWarning(ev))
 	case refused != "":
 		r.stderrf("%s", refused)
 	case r.opts.Progress:
@@ -268,4 +273,16 @@ func sizeOf(n int) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// hookWarning is the warning of a hook run that needs one, the session's or
+// a subagent's (whose tool calls run the before_tool and after_tool hooks).
+func hookWarning(ev agent.Event) string {
+	if ev.Kind == agent.EventSubagent && ev.Sub != nil {
+		ev = *ev.Sub
+	}
+	if ev.Kind != agent.EventHook || ev.Hook == nil {
+		return ""
+	}
+	return ev.Hook.Warning()
 }

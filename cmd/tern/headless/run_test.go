@@ -44,7 +44,8 @@ func (f *fakeAgent) Submit(text string) error {
 	f.submitted <- text
 	return nil
 }
-func (f *fakeAgent) Cancel() { f.once.Do(func() { close(f.cancelled) }) }
+func (f *fakeAgent) SubmitImages(text string, _ []provider.Image) error { return f.Submit(text) }
+func (f *fakeAgent) Cancel()                                            { f.once.Do(func() { close(f.cancelled) }) }
 
 func (f *fakeAgent) emit(ctx context.Context, evs ...agent.Event) {
 	for _, ev := range evs {

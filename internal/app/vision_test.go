@@ -1,0 +1,58 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/provider/models"
+	"github.com/ternhq/tern/tools"
+)
+
+// TestAcceptsImages: config.toml's vision wins, then the model database;
+// a model neither knows is assumed to take images. A model that does not
+// gets no images: the message is refused, saying how to fix it.
+func TestAcceptsImages(t *testing.T) {
+	t.Parallel()
+	yes, no := true, false
+	for _, tc := range []struct {
+		name   string
+		vision *bool
+		info   *models.Info
+		want   bool
+		source string
+	}{
+		{"configured on", &yes, &models.Info{Images: false}, true, "vision in config.toml"},
+		{"configured off", &no, &models.Info{Images: true}, false, "vision in config.toml"},
+		{"the database says yes", nil, &models.Info{Images: true}, true, "the model database"},
+		{"the database says no", nil, &models.Info{Images: false}, false, "the model database"},
+		{"unknown", nil, nil, true, "unknown; assumed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ws, err := tools.NewWorkspace(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := testOptions(t, t.TempDir(), ws)
+			opts.Vision = func(string) *bool { return tc.vision }
+			opts.ModelInfo = func(string) (models.Info, bool) {
+				if tc.info == nil {
+					return models.Info{}, false
+				}
+				return *tc.info, true
+			}
+			s := newTestSession(t, opts)
+			if ok, src := s.AcceptsImages("m"); ok != tc.want || src != tc.source {
+				t.Errorf("AcceptsImages = %v, %q", ok, src)
+			}
+			if tc.want {
+				return
+			}
+			err = s.SubmitImages("look", []provider.Image{{MediaType: "image/png", Data: []byte{1}}})
+			if err == nil || !strings.Contains(err.Error(), "does not accept images") || !strings.Contains(err.Error(), `[models."m"]`) {
+				t.Errorf("SubmitImages = %v", err)
+			}
+		})
+	}
+}

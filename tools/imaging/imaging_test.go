@@ -1,0 +1,109 @@
+package imaging
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"image/jpeg"
+	"image/png"
+	"math/rand/v2"
+	"testing"
+)
+
+func pngOf(t *testing.T, w, h int, noise bool) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	r := rand.New(rand.NewPCG(1, 2))
+	for y := range h {
+		for x := range w {
+			c := color.RGBA{uint8(x), uint8(y), 128, 255}
+			if noise {
+				c = color.RGBA{uint8(r.IntN(256)), uint8(r.IntN(256)), uint8(r.IntN(256)), 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestPrepareBounds(t *testing.T) {
+	t.Parallel()
+	var jpg bytes.Buffer
+	if err := jpeg.Encode(&jpg, image.NewGray(image.Rect(0, 0, 1000, 3000)), nil); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		data      []byte
+		w, h      int
+		mediaType string
+		scaled    bool
+	}{
+		{"small.png", pngOf(t, 40, 30, false), 40, 30, "image/png", false},
+		{"wide.png", pngOf(t, 3000, 1000, false), 2048, 682, "image/png", true},
+		{"tall.jpg", jpg.Bytes(), 682, 2048, "image/jpeg", true},
+		{"edge.png", pngOf(t, 2048, 10, false), 2048, 10, "image/png", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			img, err := Prepare(tc.name, tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if img.Width != tc.w || img.Height != tc.h || img.MediaType != tc.mediaType || img.Scaled() != tc.scaled {
+				t.Errorf("got %d×%d %s scaled %v", img.Width, img.Height, img.MediaType, img.Scaled())
+			}
+			cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+			if err != nil || cfg.Width != img.Width || cfg.Height != img.Height {
+				t.Errorf("the bytes are %d×%d (%v), the image says %d×%d", cfg.Width, cfg.Height, err, img.Width, img.Height)
+			}
+			if max(img.Width, img.Height) > MaxSide || len(img.Data) > MaxBytes || len(img.Hash) != 64 {
+				t.Errorf("out of bounds: %d×%d, %d bytes, hash %q", img.Width, img.Height, len(img.Data), img.Hash)
+			}
+			if !tc.scaled && !bytes.Equal(img.Data, tc.data) {
+				t.Error("an image within bounds was re-encoded")
+			}
+		})
+	}
+}
+
+// TestPrepareFitsBytes: noise does not compress, so a 2000×1000 noise PNG
+// (about 6 MB) is within MaxSide but over MaxBytes and must shrink.
+func TestPrepareFitsBytes(t *testing.T) {
+	t.Parallel()
+	data := pngOf(t, 2000, 1000, true)
+	if len(data) <= MaxBytes {
+		t.Fatalf("the fixture is only %d bytes", len(data))
+	}
+	img, err := Prepare("noise.png", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(img.Data) > MaxBytes || !img.Scaled() && img.MediaType == "image/png" {
+		t.Errorf("%d bytes, %s, %d×%d", len(img.Data), img.MediaType, img.Width, img.Height)
+	}
+}
+
+func TestPrepareRefuses(t *testing.T) {
+	t.Parallel()
+	for name, data := range map[string][]byte{
+		"text.png":  []byte("not an image at all"),
+		"empty.png": nil,
+	} {
+		if _, err := Prepare(name, data); !errors.Is(err, ErrNotImage) {
+			t.Errorf("%s: err = %v", name, err)
+		}
+	}
+	if !IsImageName("Shot.PNG") || !IsImageName("a.webp") || IsImageName("a.svg") || IsImageName("png") {
+		t.Error("IsImageName")
+	}
+	if d := (Image{Name: "a.png", Data: make([]byte, 2048), Width: 3, Height: 4}).Describe(); d != "a.png (2 KB, 3×4)" {
+		t.Errorf("Describe = %q", d)
+	}
+}
