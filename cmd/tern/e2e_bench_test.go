@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -91,6 +92,9 @@ func benchScript(times chan<- streamed) script {
 		size, pause := fastSize, time.Duration(0)
 		if strings.HasPrefix(prompt, "slow") {
 			size, pause = slowSize, time.Second*chunkSize/slowRate
+		}
+		if strings.HasPrefix(prompt, "short") {
+			size = 1 // one section: a short answer
 		}
 		answer := benchAnswer(size, benchMarker(prompt))
 		// Encode every event first, so the stream runs at the speed of
@@ -390,6 +394,15 @@ func TestE2EStreamingBench(t *testing.T) {
 	st := <-times
 	runPerSec := runSlowCPU.Seconds() / st.last.Sub(st.first).Seconds()
 
+	var shortWalls []time.Duration
+	var shortRSS []int64
+	for range launches {
+		wall, rss := ternRunRSS(t, g, "run", "short")
+		<-times
+		shortWalls, shortRSS = append(shortWalls, wall), append(shortRSS, rss)
+	}
+	slices.Sort(shortRSS)
+
 	keyNet := median(keys) - median(floor)
 	launchNet := median(launchT) - median(launchFloor)
 	rows := []struct {
@@ -410,6 +423,8 @@ func TestE2EStreamingBench(t *testing.T) {
 		{"keystroke while 4 KB/s streams, max", slices.Max(streamKeys).Round(100 * time.Microsecond).String(), "", true},
 		{"no interface: tern run, 60 KB fast, CPU s (with start-up)", fmt.Sprintf("%.3f", runFastCPU.Seconds()), "", true},
 		{"no interface: tern run, 4 KB/s, CPU s per second", fmt.Sprintf("%.3f", runPerSec), "", true},
+		{"tern run, a short answer: wall time (median of 5)", median(shortWalls).Round(100 * time.Microsecond).String(), "≤ 50ms", median(shortWalls) <= 50*time.Millisecond},
+		{"tern run, a short answer: peak RSS (median of 5)", mb(shortRSS[len(shortRSS)/2]), "≤ 30 MB", shortRSS[len(shortRSS)/2] <= 30<<20},
 		{"no interface: tern --version wall time (median of 5)", median(starts).Round(100 * time.Microsecond).String(), "", true},
 		{"capture-pane round trip (median of 50)", median(rtt).Round(10 * time.Microsecond).String(), "", true},
 		{"peak RSS (VmHWM) after 4 answers", mb(hwm), "", true},
@@ -520,4 +535,23 @@ func (b *bench) keysWhileStreaming(p proc, typed int, times <-chan streamed) []t
 	}
 	b.poll(b.target, 20*time.Millisecond, "the idle status line", idle)
 	return keys
+}
+
+// ternRunRSS runs tern without the interface and returns its wall time and
+// peak RSS.
+func ternRunRSS(t *testing.T, g *sseGateway, args ...string) (time.Duration, int64) {
+	t.Helper()
+	cmd := exec.Command(ternBin, args...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = tmuxEnv(t, g.srv.URL)
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tern %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	wall := time.Since(start)
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return wall, 0
+	}
+	return wall, ru.Maxrss << 10 // kilobytes on Linux
 }
