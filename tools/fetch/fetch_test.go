@@ -80,7 +80,7 @@ func TestGetRedirects(t *testing.T) {
 			http.Redirect(w, r, fmt.Sprintf("%s/hop/%d", srv.URL, n-1), http.StatusFound)
 			return
 		}
-		fmt.Fprint(w, "arrived")
+		_, _ = fmt.Fprint(w, "arrived")
 	})
 	ctx := context.Background()
 	p, err := Get(ctx, srv.URL+"/hop/5", allow)
@@ -117,7 +117,7 @@ func TestGetRefusesOtherSchemes(t *testing.T) {
 // is refused at connect time.
 func TestGetRefusesLoopback(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "local secret") })
+	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprint(w, "local secret") })
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	for _, u := range []string{
 		srv.URL,
@@ -145,7 +145,7 @@ func TestGetRefusesLoopback(t *testing.T) {
 // would be.
 func TestGetChecksEveryRedirect(t *testing.T) {
 	t.Parallel()
-	private := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "metadata") })
+	private := serve(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprint(w, "metadata") })
 	public := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, private.URL+"/latest/meta-data/", http.StatusFound)
 	})
