@@ -92,6 +92,43 @@ func TestGetRedirects(t *testing.T) {
 	}
 }
 
+// TestGetStopsAtOtherHost: approval judges the host of the URL the model
+// gave, so a redirect to another host is not followed (it would take a
+// fetch past a deny rule, or an allow rule's open redirect anywhere); the
+// page says where it leads instead. The port does not make another host.
+func TestGetStopsAtOtherHost(t *testing.T) {
+	t.Parallel()
+	reached := make(chan string, 4)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			reached <- r.Host + r.URL.Path
+			fmt.Fprint(w, "arrived")
+			return
+		}
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	other := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "other port") })
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	for _, tc := range []struct{ to, redirect, text string }{
+		{fmt.Sprintf("http://localhost:%d/secret?k=v", port), fmt.Sprintf("http://localhost:%d/secret?k=v", port), ""},
+		{fmt.Sprintf("http://LOCALHOST.:%d/x", port), fmt.Sprintf("http://LOCALHOST.:%d/x", port), ""},
+		{"/same", "", "arrived"},
+		{srv.URL + "/same", "", "arrived"},
+		{other.URL + "/", "", "other port"},
+	} {
+		p, err := Get(context.Background(), srv.URL+"/?to="+url.QueryEscape(tc.to), allow)
+		if err != nil || p.Redirect != tc.redirect || p.Text != tc.text {
+			t.Errorf("redirect to %s: %+v, %v", tc.to, p, err)
+		}
+	}
+	close(reached)
+	for r := range reached {
+		if strings.HasPrefix(r, "localhost") || strings.HasPrefix(r, "LOCALHOST") {
+			t.Errorf("the redirect to %s was followed", r)
+		}
+	}
+}
+
 func TestGetRefusesOtherSchemes(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
