@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -205,6 +207,28 @@ func TestGetCapsDownload(t *testing.T) {
 	})
 	p, err := Get(context.Background(), srv.URL, allow)
 	if err != nil || !p.Truncated || p.Size != maxDownload || len(p.Text) != maxDownload {
+		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
+	}
+}
+
+// TestGetCapsDecompressed: a gzip body that inflates far past the limit is
+// cut at the limit after decompression, not read whole.
+func TestGetCapsDecompressed(t *testing.T) {
+	t.Parallel()
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	chunk := []byte(strings.Repeat("a", 1<<20))
+	for range 4 * maxDownload >> 20 {
+		_, _ = zw.Write(chunk)
+	}
+	_ = zw.Close()
+	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		_, _ = w.Write(bomb.Bytes())
+	})
+	p, err := Get(context.Background(), srv.URL, allow)
+	if err != nil || !p.Truncated || p.Size != maxDownload || strings.Trim(p.Text, "a") != "" {
 		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
 	}
 }
