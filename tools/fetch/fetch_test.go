@@ -232,3 +232,14 @@ func TestGetCapsDecompressed(t *testing.T) {
 		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
 	}
 }
+
+// TestClientUsesNoProxy: HTTP_PROXY and ALL_PROXY from the environment are
+// ignored, or the address check would judge the proxy, not the site.
+func TestClientUsesNoProxy(t *testing.T) {
+	t.Parallel()
+	var stopped string
+	tr, ok := client(Options{}, &stopped).Transport.(*http.Transport)
+	if !ok || tr.Proxy != nil {
+		t.Errorf("transport %T with a proxy function", client(Options{}, &stopped).Transport)
+	}
+}
