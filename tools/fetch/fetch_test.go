@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -92,6 +94,43 @@ func TestGetRedirects(t *testing.T) {
 	}
 }
 
+// TestGetStopsAtOtherHost: approval judges the host of the URL the model
+// gave, so a redirect to another host is not followed (it would take a
+// fetch past a deny rule, or an allow rule's open redirect anywhere); the
+// page says where it leads instead. The port does not make another host.
+func TestGetStopsAtOtherHost(t *testing.T) {
+	t.Parallel()
+	reached := make(chan string, 4)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			reached <- r.Host + r.URL.Path
+			fmt.Fprint(w, "arrived")
+			return
+		}
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	other := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "other port") })
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	for _, tc := range []struct{ to, redirect, text string }{
+		{fmt.Sprintf("http://localhost:%d/secret?k=v", port), fmt.Sprintf("http://localhost:%d/secret?k=v", port), ""},
+		{fmt.Sprintf("http://LOCALHOST.:%d/x", port), fmt.Sprintf("http://LOCALHOST.:%d/x", port), ""},
+		{"/same", "", "arrived"},
+		{srv.URL + "/same", "", "arrived"},
+		{other.URL + "/", "", "other port"},
+	} {
+		p, err := Get(context.Background(), srv.URL+"/?to="+url.QueryEscape(tc.to), allow)
+		if err != nil || p.Redirect != tc.redirect || p.Text != tc.text {
+			t.Errorf("redirect to %s: %+v, %v", tc.to, p, err)
+		}
+	}
+	close(reached)
+	for r := range reached {
+		if strings.HasPrefix(r, "localhost") || strings.HasPrefix(r, "LOCALHOST") {
+			t.Errorf("the redirect to %s was followed", r)
+		}
+	}
+}
+
 func TestGetRefusesOtherSchemes(t *testing.T) {
 	t.Parallel()
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
@@ -169,5 +208,38 @@ func TestGetCapsDownload(t *testing.T) {
 	p, err := Get(context.Background(), srv.URL, allow)
 	if err != nil || !p.Truncated || p.Size != maxDownload || len(p.Text) != maxDownload {
 		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
+	}
+}
+
+// TestGetCapsDecompressed: a gzip body that inflates far past the limit is
+// cut at the limit after decompression, not read whole.
+func TestGetCapsDecompressed(t *testing.T) {
+	t.Parallel()
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	chunk := []byte(strings.Repeat("a", 1<<20))
+	for range 4 * maxDownload >> 20 {
+		_, _ = zw.Write(chunk)
+	}
+	_ = zw.Close()
+	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		_, _ = w.Write(bomb.Bytes())
+	})
+	p, err := Get(context.Background(), srv.URL, allow)
+	if err != nil || !p.Truncated || p.Size != maxDownload || strings.Trim(p.Text, "a") != "" {
+		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
+	}
+}
+
+// TestClientUsesNoProxy: HTTP_PROXY and ALL_PROXY from the environment are
+// ignored, or the address check would judge the proxy, not the site.
+func TestClientUsesNoProxy(t *testing.T) {
+	t.Parallel()
+	var stopped string
+	tr, ok := client(Options{}, &stopped).Transport.(*http.Transport)
+	if !ok || tr.Proxy != nil {
+		t.Errorf("transport %T with a proxy function", client(Options{}, &stopped).Transport)
 	}
 }
