@@ -104,12 +104,12 @@ func TestGetStopsAtOtherHost(t *testing.T) {
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			reached <- r.Host + r.URL.Path
-			fmt.Fprint(w, "arrived")
+			_, _ = fmt.Fprint(w, "arrived")
 			return
 		}
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 	})
-	other := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "other port") })
+	other := serve(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprint(w, "other port") })
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	for _, tc := range []struct{ to, redirect, text string }{
 		{fmt.Sprintf("http://localhost:%d/secret?k=v", port), fmt.Sprintf("http://localhost:%d/secret?k=v", port), ""},
