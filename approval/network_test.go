@@ -51,6 +51,14 @@ func TestDecideWebFetch(t *testing.T) {
 		{"https://docs.python.org@attacker.example/", PolicyAsk, Ask, ""}, // user info is not the host
 		{"https://granted.example/x", PolicyAsk, Run, "allowed for this session: fetches from granted.example"},
 		{"https://a.evil.example/", PolicyFullAuto, Deny, "denied by the rule web_fetch:*.evil.example"},
+		{"https://evilgolang.org/", PolicyAsk, Ask, ""},
+		// net/http dials the IDNA form of the host: full-width letters and
+		// dots, the ideographic full stop and upper case map to ASCII, so
+		// the rules must see that form too or a deny rule is sidestepped.
+		{"https://a.evil\uff0eexample/", PolicyFullAuto, Deny, "denied by the rule web_fetch:*.evil.example"},
+		{"https://a.evil\u3002example/", PolicyFullAuto, Deny, "denied by the rule web_fetch:*.evil.example"},
+		{"https://a.\uff45vil.example/", PolicyFullAuto, Deny, "denied by the rule web_fetch:*.evil.example"},
+		{"https://docs.python\uff0eorg/", PolicyAsk, Run, "allowed by the rule web_fetch:docs.python.org"},
 	} {
 		r := s.judge(tools.KindNetwork, "web_fetch", fetch(tc.url), tc.policy)
 		if r.Verdict != tc.verdict || r.Message != tc.message {

@@ -58,7 +58,8 @@ func (t *webFetchTool) Spec() Spec {
 	return Spec{
 		Name:     WebFetchName,
 		Guidance: webFetchGuidance,
-		Description: "Fetch a web page with an HTTP GET (30 s timeout, at most 5 redirects, http and https only). " +
+		Description: "Fetch a web page with an HTTP GET (30 s timeout, at most 5 redirects within the same host, http and https only; " +
+			"a redirect to another host is reported, not followed). " +
 			"HTML is returned as Markdown, other text as it is; images and other binary files are refused. " +
 			"Local and private network addresses are refused. The user may have to approve each fetch.",
 		Parameters: webFetchSchema,
@@ -102,6 +103,16 @@ func (t *webFetchTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 		return errorResult(sanitize.Clean(err.Error()) + "; web_fetch reaches only public internet addresses")
 	case err != nil:
 		return errorResult("web_fetch " + sanitize.Clean(a.URL) + ": " + sanitize.Clean(err.Error()))
+	}
+	if page.Redirect != "" {
+		to := sanitize.Clean(page.Redirect)
+		return Result{
+			Status: StatusError,
+			Output: "URL: " + sanitize.Clean(page.URL) + "\nStatus: " + strconv.Itoa(page.Status) + "\n" +
+				"The page redirects to another host: " + to + "\n" +
+				"web_fetch does not follow a redirect to another host; call it with that URL to fetch it (the user may have to approve it).",
+			Summary: fmt.Sprintf("%d redirect to another host, not followed", page.Status),
+		}
 	}
 	text := sanitize.Clean(page.Text)
 	text = Cap(text, limit, "call web_fetch with a larger max_bytes to see more")

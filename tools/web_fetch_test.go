@@ -25,6 +25,8 @@ func TestWebFetch(t *testing.T) {
 			_, _ = fmt.Fprint(w, strings.Repeat("line of text\n", 2000))
 		case "/missing":
 			http.NotFound(w, r)
+		case "/away":
+			http.Redirect(w, r, "http://localhost:1/x?k=v", http.StatusFound)
 		case "/zip":
 			w.Header().Set("Content-Type", "application/zip")
 			_, _ = w.Write([]byte("PK\x03\x04\x00\x00"))
@@ -66,6 +68,10 @@ func TestWebFetch(t *testing.T) {
 	}
 	if r := run(`{"url":"` + srv.URL + `/zip"}`); r.Status != StatusError || !strings.Contains(r.Output, "returns only text") {
 		t.Errorf("zip: %v %q", r.Status, r.Output)
+	}
+	if r := run(`{"url":"` + srv.URL + `/away"}`); r.Status != StatusError ||
+		!strings.Contains(r.Output, "redirects to another host: http://localhost:1/x?k=v\n") || !strings.Contains(r.Output, "Status: 302") {
+		t.Errorf("redirect to another host: %v %q", r.Status, r.Output)
 	}
 	if r := run(`{"url":"file:///etc/passwd"}`); r.Status != StatusError || strings.Contains(r.Output, "root:") {
 		t.Errorf("file URL: %v %q", r.Status, r.Output)

@@ -15,27 +15,32 @@ var ErrBlockedAddress = errors.New("address not on the public internet")
 // blockedPrefixes are the networks web_fetch never connects to unless
 // private addresses are allowed.
 var blockedPrefixes = mustPrefixes(
-	"0.0.0.0/8",      // "this network"; 0.0.0.0 reaches the local host
-	"10.0.0.0/8",     // private
-	"100.64.0.0/10",  // carrier-grade NAT; Alibaba's metadata at 100.100.100.200
-	"127.0.0.0/8",    // loopback
-	"169.254.0.0/16", // link-local; the cloud metadata service at 169.254.169.254
-	"172.16.0.0/12",  // private
-	"192.0.0.0/24",   // IETF protocol assignments (Oracle's metadata at 192.0.0.192)
-	"192.168.0.0/16", // private
-	"198.18.0.0/15",  // benchmarking
-	"224.0.0.0/4",    // multicast
-	"240.0.0.0/4",    // reserved, and 255.255.255.255 broadcast
-	"::/128",         // unspecified
-	"::1/128",        // loopback
-	"fc00::/7",       // unique local (AWS's IPv6 metadata at fd00:ec2::254)
-	"fe80::/10",      // link-local
-	"ff00::/8",       // multicast
-	"64:ff9b::/96",   // NAT64: checked again on the IPv4 address it embeds
-	"64:ff9b:1::/48", // local-use NAT64
-	"2002::/16",      // 6to4: checked again on the IPv4 address it embeds
-	"100::/64",       // discard-only
-	"2001:db8::/32",  // documentation
+	"0.0.0.0/8",       // "this network"; 0.0.0.0 reaches the local host
+	"10.0.0.0/8",      // private
+	"100.64.0.0/10",   // carrier-grade NAT; Alibaba's metadata at 100.100.100.200
+	"127.0.0.0/8",     // loopback
+	"169.254.0.0/16",  // link-local; the cloud metadata service at 169.254.169.254
+	"172.16.0.0/12",   // private
+	"192.0.0.0/24",    // IETF protocol assignments (Oracle's metadata at 192.0.0.192)
+	"192.88.99.0/24",  // 6to4 relay anycast
+	"192.168.0.0/16",  // private
+	"198.18.0.0/15",   // benchmarking
+	"224.0.0.0/4",     // multicast
+	"240.0.0.0/4",     // reserved, and 255.255.255.255 broadcast
+	"::/128",          // unspecified
+	"::1/128",         // loopback
+	"::/96",           // IPv4-compatible (deprecated): ::127.0.0.1
+	"::ffff:0:0:0/96", // IPv4-translated (SIIT): ::ffff:0:127.0.0.1
+	"2001::/32",       // Teredo: a tunnel to an IPv4 address it carries obfuscated
+	"fec0::/10",       // site-local (deprecated)
+	"fc00::/7",        // unique local (AWS's IPv6 metadata at fd00:ec2::254)
+	"fe80::/10",       // link-local
+	"ff00::/8",        // multicast
+	"64:ff9b::/96",    // NAT64: checked again on the IPv4 address it embeds
+	"64:ff9b:1::/48",  // local-use NAT64
+	"2002::/16",       // 6to4: checked again on the IPv4 address it embeds
+	"100::/64",        // discard-only
+	"2001:db8::/32",   // documentation
 )
 
 func mustPrefixes(ss ...string) []netip.Prefix {

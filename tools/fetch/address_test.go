@@ -36,10 +36,17 @@ func TestBlocked(t *testing.T) {
 		{"fe80::1", true},
 		{"fe80::1%eth0", true},
 		{"ff02::1", true},
-		{"64:ff9b::7f00:1", true},    // NAT64 of 127.0.0.1
-		{"64:ff9b::a9fe:a9fe", true}, // NAT64 of 169.254.169.254
-		{"2002:7f00:1::1", true},     // 6to4 of 127.0.0.1
-		{"2002:c0a8:101::1", true},   // 6to4 of 192.168.1.1
+		{"64:ff9b::7f00:1", true},                      // NAT64 of 127.0.0.1
+		{"64:ff9b::a9fe:a9fe", true},                   // NAT64 of 169.254.169.254
+		{"2002:7f00:1::1", true},                       // 6to4 of 127.0.0.1
+		{"2002:c0a8:101::1", true},                     // 6to4 of 192.168.1.1
+		{"::127.0.0.1", true},                          // IPv4-compatible (deprecated) loopback
+		{"::a9fe:a9fe", true},                          // IPv4-compatible metadata
+		{"::ffff:0:127.0.0.1", true},                   // IPv4-translated (SIIT) loopback
+		{"::ffff:0:a9fe:a9fe", true},                   // IPv4-translated metadata
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", true}, // Teredo: tunnels to an IPv4 address
+		{"fec0::1", true},                              // site-local (deprecated, still routed locally)
+		{"192.88.99.1", true},                          // 6to4 relay anycast
 		{"8.8.8.8", false},
 		{"1.1.1.1", false},
 		{"172.32.0.1", false}, // just past 172.16/12

@@ -56,6 +56,10 @@ type Page struct {
 	// for other text types.
 	Text     string
 	Markdown bool
+	// Redirect is where a redirect to another host leads, not followed:
+	// the user approved the first URL's host, not this one. Text is then
+	// empty.
+	Redirect string
 }
 
 // ErrBinary is returned for a body that is not text.
@@ -83,8 +87,9 @@ func CheckURL(raw string) (*url.URL, error) {
 // client builds the HTTP client for one fetch: no proxy (a proxy would make
 // the connection check see the proxy's address, not the site's), the
 // address check on every connection, and at most MaxRedirects redirects,
-// each http or https.
-func client(o Options) *http.Client {
+// each http or https and to the first URL's host: a redirect elsewhere is
+// not followed, and *stopped set to where it leads.
+func client(o Options, stopped *string) *http.Client {
 	dialer := &net.Dialer{Timeout: Timeout, KeepAlive: -1}
 	if !o.AllowPrivate {
 		blocked := o.blocked
@@ -112,6 +117,10 @@ func client(o Options) *http.Client {
 			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 				return fmt.Errorf("redirect to %q: %w", req.URL.Scheme, ErrScheme)
 			}
+			if hostOf(req.URL) != hostOf(via[0].URL) {
+				*stopped = req.URL.String()
+				return http.ErrUseLastResponse
+			}
 			return nil
 		},
 	}
@@ -133,11 +142,15 @@ func Get(ctx context.Context, raw string, o Options) (Page, error) {
 	}
 	req.Header.Set("User-Agent", "tern-web_fetch/1")
 	req.Header.Set("Accept", "text/html, text/markdown, text/plain, application/json, */*;q=0.5")
-	resp, err := client(o).Do(req)
+	var stopped string
+	resp, err := client(o, &stopped).Do(req)
 	if err != nil {
 		return Page{}, unwrapURLError(err)
 	}
 	defer func() { _ = resp.Body.Close() }() // read below; a close error changes nothing
+	if stopped != "" {
+		return Page{URL: resp.Request.URL.String(), Status: resp.StatusCode, Redirect: stopped}, nil
+	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxDownload+1))
 	if err != nil {
 		return Page{}, fmt.Errorf("read %s: %w", resp.Request.URL, err)
@@ -166,6 +179,12 @@ func Get(ctx context.Context, raw string, o Options) (Page, error) {
 		return p, fmt.Errorf("%s is %s: %w", p.URL, p.ContentType, ErrBinary)
 	}
 	return p, nil
+}
+
+// hostOf is the host a URL names, as approval rules see it: lower case,
+// without port or trailing dot.
+func hostOf(u *url.URL) string {
+	return strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
 }
 
 // unwrapURLError drops net/url's "Get \"...\": " wrapping, which repeats the

@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -80,7 +82,7 @@ func TestGetRedirects(t *testing.T) {
 			http.Redirect(w, r, fmt.Sprintf("%s/hop/%d", srv.URL, n-1), http.StatusFound)
 			return
 		}
-		fmt.Fprint(w, "arrived")
+		_, _ = fmt.Fprint(w, "arrived")
 	})
 	ctx := context.Background()
 	p, err := Get(ctx, srv.URL+"/hop/5", allow)
@@ -89,6 +91,43 @@ func TestGetRedirects(t *testing.T) {
 	}
 	if _, err := Get(ctx, srv.URL+"/hop/6", allow); err == nil || !strings.Contains(err.Error(), "stopped after 5 redirects") {
 		t.Errorf("6 redirects: err = %v", err)
+	}
+}
+
+// TestGetStopsAtOtherHost: approval judges the host of the URL the model
+// gave, so a redirect to another host is not followed (it would take a
+// fetch past a deny rule, or an allow rule's open redirect anywhere); the
+// page says where it leads instead. The port does not make another host.
+func TestGetStopsAtOtherHost(t *testing.T) {
+	t.Parallel()
+	reached := make(chan string, 4)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			reached <- r.Host + r.URL.Path
+			_, _ = fmt.Fprint(w, "arrived")
+			return
+		}
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	other := serve(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprint(w, "other port") })
+	port := srv.Listener.Addr().(*net.TCPAddr).Port
+	for _, tc := range []struct{ to, redirect, text string }{
+		{fmt.Sprintf("http://localhost:%d/secret?k=v", port), fmt.Sprintf("http://localhost:%d/secret?k=v", port), ""},
+		{fmt.Sprintf("http://LOCALHOST.:%d/x", port), fmt.Sprintf("http://LOCALHOST.:%d/x", port), ""},
+		{"/same", "", "arrived"},
+		{srv.URL + "/same", "", "arrived"},
+		{other.URL + "/", "", "other port"},
+	} {
+		p, err := Get(context.Background(), srv.URL+"/?to="+url.QueryEscape(tc.to), allow)
+		if err != nil || p.Redirect != tc.redirect || p.Text != tc.text {
+			t.Errorf("redirect to %s: %+v, %v", tc.to, p, err)
+		}
+	}
+	close(reached)
+	for r := range reached {
+		if strings.HasPrefix(r, "localhost") || strings.HasPrefix(r, "LOCALHOST") {
+			t.Errorf("the redirect to %s was followed", r)
+		}
 	}
 }
 
@@ -117,7 +156,7 @@ func TestGetRefusesOtherSchemes(t *testing.T) {
 // is refused at connect time.
 func TestGetRefusesLoopback(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "local secret") })
+	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprint(w, "local secret") })
 	port := srv.Listener.Addr().(*net.TCPAddr).Port
 	for _, u := range []string{
 		srv.URL,
@@ -145,7 +184,7 @@ func TestGetRefusesLoopback(t *testing.T) {
 // would be.
 func TestGetChecksEveryRedirect(t *testing.T) {
 	t.Parallel()
-	private := serve(t, func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "metadata") })
+	private := serve(t, func(w http.ResponseWriter, _ *http.Request) { _, _ = fmt.Fprint(w, "metadata") })
 	public := serve(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, private.URL+"/latest/meta-data/", http.StatusFound)
 	})
@@ -169,5 +208,38 @@ func TestGetCapsDownload(t *testing.T) {
 	p, err := Get(context.Background(), srv.URL, allow)
 	if err != nil || !p.Truncated || p.Size != maxDownload || len(p.Text) != maxDownload {
 		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
+	}
+}
+
+// TestGetCapsDecompressed: a gzip body that inflates far past the limit is
+// cut at the limit after decompression, not read whole.
+func TestGetCapsDecompressed(t *testing.T) {
+	t.Parallel()
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	chunk := []byte(strings.Repeat("a", 1<<20))
+	for range 4 * maxDownload >> 20 {
+		_, _ = zw.Write(chunk)
+	}
+	_ = zw.Close()
+	srv := serve(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		_, _ = w.Write(bomb.Bytes())
+	})
+	p, err := Get(context.Background(), srv.URL, allow)
+	if err != nil || !p.Truncated || p.Size != maxDownload || strings.Trim(p.Text, "a") != "" {
+		t.Errorf("size %d truncated %v err %v", p.Size, p.Truncated, err)
+	}
+}
+
+// TestClientUsesNoProxy: HTTP_PROXY and ALL_PROXY from the environment are
+// ignored, or the address check would judge the proxy, not the site.
+func TestClientUsesNoProxy(t *testing.T) {
+	t.Parallel()
+	var stopped string
+	tr, ok := client(Options{}, &stopped).Transport.(*http.Transport)
+	if !ok || tr.Proxy != nil {
+		t.Errorf("transport %T with a proxy function", client(Options{}, &stopped).Transport)
 	}
 }

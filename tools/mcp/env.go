@@ -4,6 +4,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // passedEnv are the variables every stdio server gets from tern's
@@ -26,7 +27,7 @@ func childEnv(configured map[string]string, getenv func(string) string, literal 
 		}
 	}
 	for name, value := range configured {
-		if slices.Contains(HiddenEnv, name) {
+		if hidden(name) {
 			continue
 		}
 		if !literal {
@@ -46,9 +47,15 @@ func childEnv(configured map[string]string, getenv func(string) string, literal 
 // expand to nothing.
 func expand(s string, getenv func(string) string) string {
 	return os.Expand(s, func(name string) string {
-		if slices.Contains(HiddenEnv, name) {
+		if hidden(name) {
 			return ""
 		}
 		return getenv(name)
 	})
+}
+
+// hidden reports whether name is one of HiddenEnv in any letter case:
+// Windows looks variables up without regard to case.
+func hidden(name string) bool {
+	return slices.ContainsFunc(HiddenEnv, func(h string) bool { return strings.EqualFold(h, name) })
 }

@@ -53,15 +53,18 @@ func sanitizeName(s string) string {
 }
 
 // ValidServerName reports whether a configured server name can be used as
-// is: letters, digits, _ and -, and no double underscore (which would make
-// mcp__a__b__c ambiguous).
+// is: letters, digits, _ and -, no double underscore and no _ at either
+// end (either would make mcp__a__b__c ambiguous: servers a_ and a would
+// share the name mcp__a___x, and the rule mcp__a__* would match both).
 func ValidServerName(name string) bool {
-	return name != "" && sanitizeName(name) == name && !strings.Contains(name, "__")
+	return name != "" && sanitizeName(name) == name && !strings.Contains(name, "__") &&
+		!strings.HasPrefix(name, "_") && !strings.HasSuffix(name, "_")
 }
 
 // SafeServerName makes a name given by someone else (an editor's
 // "human-readable" one) usable as a server name: characters outside
-// [A-Za-z0-9_-] become -, and so do runs of _ that would read as __.
+// [A-Za-z0-9_-] become -, and so do runs of _ that would read as __ and
+// a _ at either end.
 func SafeServerName(name string) string {
 	s := strings.Map(func(r rune) rune {
 		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
@@ -71,6 +74,12 @@ func SafeServerName(name string) string {
 	}, name)
 	for strings.Contains(s, "__") {
 		s = strings.ReplaceAll(s, "__", "_-")
+	}
+	if strings.HasPrefix(s, "_") {
+		s = "-" + s[1:]
+	}
+	if strings.HasSuffix(s, "_") {
+		s = s[:len(s)-1] + "-"
 	}
 	if s == "" {
 		s = "server"

@@ -36,9 +36,29 @@ func hash8(s string) string { return withHash("", s)[1:] }
 
 func TestValidServerName(t *testing.T) {
 	t.Parallel()
-	for name, want := range map[string]bool{"github": true, "my-srv_2": true, "": false, "a b": false, "a__b": false, "a.b": false} {
+	for name, want := range map[string]bool{"github": true, "my-srv_2": true, "": false, "a b": false, "a__b": false, "a.b": false,
+		// mcp__a_ + __x and mcp__a + ___x are both mcp__a___x: a server
+		// named a_ would share names, and mcp__a__* rules, with a.
+		"a_": false, "_a": false, "a_-": true} {
 		if ValidServerName(name) != want {
 			t.Errorf("ValidServerName(%q) != %v", name, want)
+		}
+	}
+}
+
+func TestSafeServerName(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"GitHub Tools", "GitHub-Tools"},
+		{"a__b", "a_-b"},
+		{"a_", "a-"},
+		{"_a", "-a"},
+		{"__", "--"},
+		{"", "server"},
+	} {
+		got := SafeServerName(c.in)
+		if got != c.want || !ValidServerName(got) {
+			t.Errorf("SafeServerName(%q) = %q (valid %v), want %q", c.in, got, ValidServerName(got), c.want)
 		}
 	}
 }
