@@ -59,11 +59,22 @@ const (
 // Info.empty), the most recently used first
 // (then the newest created). It reads each file's header and scans its
 // lines without decoding them.
+//
+// What it read is kept in an index beside the logs (see indexName): a log
+// whose size and modification time did not change is not read again, and
+// the index is rebuilt when it is missing or damaged. The index is a cache:
+// failing to write it costs the next list its speed, nothing else.
 func List(home string) ([]Info, error) {
-	var out []Info
+	ix := loadIndex(home)
+	out := make([]Info, 0, len(ix))
+	seen := make(map[string]bool, len(ix))
+	changed := false
 	err := walkDays(home, func(files []string) bool {
 		for _, f := range files {
-			if in := readInfo(f, true); !in.empty() {
+			seen[f] = true
+			in, c := ix.info(f)
+			changed = changed || c
+			if !in.empty() {
 				out = append(out, in)
 			}
 		}
@@ -71,6 +82,9 @@ func List(home string) ([]Info, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if ix.prune(seen) || changed {
+		_ = ix.save(home) // a cache: see above
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if !out[i].Updated.Equal(out[j].Updated) {

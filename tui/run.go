@@ -68,7 +68,10 @@ func Run(ctx context.Context, opts Options) error {
 	// keystrokes and the first frame sooner but costs a slow stream more
 	// CPU, and that target of the end-to-end benchmark
 	// (cmd/tern/e2e_bench_test.go) has less room than the other two.
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile))
+	// Input is written to the terminal at once, not at the next tick (see
+	// flushnow.go).
+	var p *tea.Program
+	p = tea.NewProgram(inputFlusher{m}, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithFilter(flushFilter(&p)))
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)

@@ -82,7 +82,7 @@ func openWriter(home string, saved *Saved, fork bool, version string) (*session.
 	if fork {
 		return session.Fork(home, saved.log, 0, session.Header{TernVersion: version})
 	}
-	return session.OpenAppend(saved.log.Path)
+	return saved.log.Reopen() // Load parsed it already: no second parse
 }
 
 // ID is the running session's id; "" when nothing is recorded (a nil log).

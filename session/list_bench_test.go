@@ -1,0 +1,27 @@
+package session_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ternhq/tern/internal/gen"
+	"github.com/ternhq/tern/session"
+)
+
+// BenchmarkList lists generated sessions: 200 by default, or those under
+// $TERN_BENCH_HOME (ternbench -gen sessions writes 10,000 there).
+func BenchmarkList(b *testing.B) {
+	home := os.Getenv("TERN_BENCH_HOME")
+	if home == "" {
+		home = b.TempDir()
+		if err := gen.Sessions(home, "/ws", 200, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := session.List(home); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
