@@ -20,6 +20,14 @@ func TestDelegateOfflineE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := withHome(map[string]string{"MOCK": "1"}, home)
+	// No language server: gopls, where CI installed it, would start on the
+	// reads and write its caches into HOME while the test's cleanup runs.
+	if err := os.MkdirAll(env["TERN_HOME"], 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(env["TERN_HOME"], "config.toml"), []byte("lsp = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	r := tern(t, ws, env, "", "run", "--json", "delegate: read main.go; search for main")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)

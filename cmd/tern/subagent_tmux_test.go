@@ -17,7 +17,13 @@ func TestTmuxTaskCard(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERN_HOME=" + t.TempDir(),
+	home := t.TempDir()
+	// No language server: gopls, where CI installed it, would start on the
+	// read and write its caches into HOME while the test's cleanup runs.
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("lsp = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TERN_HOME=" + home,
 		"LANG=C.UTF-8", "SHELL=/bin/sh", "MOCK=1"}
 	s := startTmux(t, env, ws, shellQuote(ternBin)+"; echo EXITED $?; exec sleep 600")
 	s.waitText(tmuxTimeout, placeholder)
