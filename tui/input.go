@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/internal/app"
+	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/internal/sanitize"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools/imaging"
@@ -181,8 +182,8 @@ func (m *model) dispatch(value string) tea.Cmd {
 		return m.runShell(strings.TrimSpace(cmdline))
 	}
 	text, chips := m.expandPastes(value)
-	mentions := findMentions(value)
-	m.busy, m.awaiting = true, true // until TurnStarted confirms
+	mentions := commands.Mentions(value) // read as a custom command's body is
+	m.busy, m.awaiting = true, true      // until TurnStarted confirms
 	m.turnStart = m.rc.now
 	images := m.takePastedImages()
 	for _, img := range images {
@@ -266,26 +267,4 @@ func (m *model) onAttached(msg attachedMsg) tea.Cmd {
 		m.tr.add(&noticeBlock{lines: []string{m.rc.th.warn.Render("not attached: " + e)}})
 	}
 	return m.scheduleFrame(spinnerEvery)
-}
-
-// mentionRe finds @path mentions anywhere in a message: an @ at the start
-// or after whitespace (so a@b.com is none), then a path, or a quoted path
-// when it holds spaces (the picker writes @"my notes.md").
-var mentionRe = regexp.MustCompile(`(?:^|\s)@(?:"([^"\n]+)"|([^\s@]+))`)
-
-// findMentions lists the distinct paths mentioned in s.
-func findMentions(s string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range mentionRe.FindAllStringSubmatch(s, -1) {
-		p := m[1]
-		if p == "" {
-			p = strings.TrimRight(m[2], ".,;:!?)")
-		}
-		if p != "" && !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out
 }

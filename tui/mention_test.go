@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/ternhq/tern/internal/commands"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,7 +96,7 @@ func TestMentionPickerAndAttach(t *testing.T) {
 
 func TestFindMentions(t *testing.T) {
 	t.Parallel()
-	got := findMentions("see @a.go, @b/c.md and mail me@example.com @a.go")
+	got := commands.Mentions("see @a.go, @b/c.md and mail me@example.com @a.go")
 	if want := []string{"a.go", "b/c.md"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("mentions %q, want %q", got, want)
 	}
@@ -350,7 +351,7 @@ func TestFindMentionsAnywhere(t *testing.T) {
 		{`quoted @"my notes.md" and @e.go.`, []string{"my notes.md", "e.go"}},
 		{"me@example.com and x@y", nil},
 	} {
-		if got := findMentions(tc.text); !reflect.DeepEqual(got, tc.want) {
+		if got := commands.Mentions(tc.text); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q: %q, want %q", tc.text, got, tc.want)
 		}
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // mentionRe finds @path mentions: an @ at the start or after whitespace
-// (so a@b.com is none), then a path, or a quoted path holding spaces. The
-// interface's input reads mentions the same way.
+// (so a@b.com is none), then a path, or a quoted path holding spaces (the
+// picker writes @"my notes.md"). The interface's input uses Mentions too.
 var mentionRe = regexp.MustCompile(`(?:^|\s)@(?:"([^"\n]+)"|([^\s@]+))`)
 
 // Mentions lists the distinct paths mentioned in s, in order.
