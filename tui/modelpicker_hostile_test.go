@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestModelPickerShowsHostileIDsOnOneLine lists models whose ids, from the
@@ -17,7 +18,9 @@ func TestModelPickerShowsHostileIDsOnOneLine(t *testing.T) {
 	list := func(context.Context) ([]string, error) { return ids, nil }
 	m, _ := newTestModel(t, Options{}, func(f *fakeBackend) { f.models = list })
 	typeText(m, "/model")
-	press(m, keyEnter)
+	// The list comes from a command: give it more than step's 20 ms, as a
+	// loaded machine needs.
+	stepWait(m, keyEnter, time.Second)
 	if m.pal == nil {
 		t.Fatalf("no model picker (notice %q)", m.notice)
 	}
@@ -44,7 +47,7 @@ func TestPickedHostileModelIDNeverReachesTheScreenRaw(t *testing.T) {
 	list := func(context.Context) ([]string, error) { return []string{"good-1", id}, nil }
 	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.models = list })
 	typeText(m, "/model")
-	press(m, keyEnter)
+	stepWait(m, keyEnter, time.Second) // the list comes from a command
 	typeText(m, "evil")
 	press(m, keyEnter)
 	if fb.Model() != id {
