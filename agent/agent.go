@@ -111,6 +111,10 @@ type Options struct {
 	// start a subagent, run at once; 0 means DefaultMaxParallel and 1 runs
 	// every call one after another.
 	MaxParallel int
+	// AcceptsImages says whether a model takes image input; the pictures
+	// of tool results go only to one that does, and a request to one that
+	// does not leaves the conversation's pictures out. nil: every model does.
+	AcceptsImages func(model string) bool
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -441,7 +445,7 @@ func (a *Agent) request() provider.Request {
 	defer a.mu.Unlock()
 	return provider.Request{
 		Model:       a.model,
-		Messages:    append([]provider.Message(nil), a.messages...),
+		Messages:    a.requestMessagesLocked(),
 		Tools:       a.toolSpecsLocked(),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,

@@ -80,7 +80,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.window = &windowSource{
 		configured: func(m string) int { return windowOf(opts.Window, m) },
-		lookup:     opts.LookupWindow, database: s.databaseWindow, assumed: opts.AssumedWindow,
+		lookup:     opts.LookupModel, database: s.databaseWindow, assumed: opts.AssumedWindow,
 	}
 	model, policy := opts.Model, opts.Policy
 	saved := opts.Saved
@@ -126,6 +126,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	ao.Policy, ao.System, ao.TernHome = policy, opts.System, opts.Home
 	// Automatic compaction needs a window at once; windowSource refines it.
 	ao.ContextWindow, _ = s.window.known(model)
+	ao.AcceptsImages = func(model string) bool {
+		ok, _ := s.AcceptsImages(model)
+		return ok
+	}
 	ao.BeforeRequest = recordGate(s.log, logFailed)
 	ao.BeforeTool = recordGate(s.log, logFailed)
 	if opts.Hooks != nil {
