@@ -96,3 +96,35 @@ func TestTextModelGetsNoPictures(t *testing.T) {
 		t.Errorf("the conversation lost its picture: %+v", conv[1])
 	}
 }
+
+// TestSubmitAsIsOneTurn: SubmitAs sends that turn's requests to its model
+// and leaves the agent's model as it was; a SetModel during the turn wins.
+func TestSubmitAsIsOneTurn(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, tools.NewRegistry(), nil, answer("one"), answer("two"), answer("three"))
+	if err := h.a.SubmitAs("big-model", "review this", nil); err != nil {
+		t.Fatal(err)
+	}
+	h.collect(nil)
+	if got := h.a.Model(); got != "test-model" {
+		t.Errorf("after the turn the model is %q, want test-model back", got)
+	}
+	h.turn("next", nil)
+	if err := h.a.SubmitAs("big-model", "again", nil); err != nil {
+		t.Fatal(err)
+	}
+	h.a.SetModel("chosen")
+	h.collect(nil)
+	reqs := h.prov.Requests()
+	if len(reqs) != 3 || reqs[0].Model != "big-model" || reqs[1].Model != "test-model" {
+		t.Fatalf("requests went to %v", func() (ms []string) {
+			for _, r := range reqs {
+				ms = append(ms, r.Model)
+			}
+			return
+		}())
+	}
+	if got := h.a.Model(); got != "chosen" {
+		t.Errorf("a model chosen during the turn was undone: %q", got)
+	}
+}
