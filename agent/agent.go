@@ -111,6 +111,10 @@ type Options struct {
 	// start a subagent, run at once; 0 means DefaultMaxParallel and 1 runs
 	// every call one after another.
 	MaxParallel int
+	// AcceptsImages says whether a model takes image input; the pictures
+	// of tool results go only to one that does, and a request to one that
+	// does not leaves the conversation's pictures out. nil: every model does.
+	AcceptsImages func(model string) bool
 }
 
 // Agent runs conversations with a model and its tools. Create it with New,
@@ -181,6 +185,8 @@ type pendingTurn struct {
 	text      string
 	images    []provider.Image
 	cancelled bool
+	// model, when set, is the model of this turn alone (SubmitAs).
+	model string
 	// compact makes it a /compact request; text is the focus.
 	compact bool
 }
@@ -307,6 +313,14 @@ func (a *Agent) Submit(text string) error {
 // SubmitImages is Submit with pictures attached to the message, sent after
 // its text (prepared to the gateways' limits by the caller).
 func (a *Agent) SubmitImages(text string, images []provider.Image) error {
+	return a.SubmitAs("", text, images)
+}
+
+// SubmitAs is SubmitImages with this one turn's requests sent to model (a
+// custom command's model): the agent's model is back to what it was when
+// the turn ends, unless SetModel changed it meanwhile. "" is the agent's
+// model.
+func (a *Agent) SubmitAs(model, text string, images []provider.Image) error {
 	if strings.TrimSpace(text) == "" && len(images) == 0 {
 		return errors.New("the message is empty: type something to send")
 	}
@@ -315,7 +329,7 @@ func (a *Agent) SubmitImages(text string, images []provider.Image) error {
 	if err := a.admitLocked(); err != nil {
 		return err
 	}
-	a.start(&pendingTurn{text: a.takePlanNoteLocked(text), images: images})
+	a.start(&pendingTurn{text: a.takePlanNoteLocked(text), images: images, model: model})
 	return nil
 }
 
@@ -441,7 +455,7 @@ func (a *Agent) request() provider.Request {
 	defer a.mu.Unlock()
 	return provider.Request{
 		Model:       a.model,
-		Messages:    append([]provider.Message(nil), a.messages...),
+		Messages:    a.requestMessagesLocked(),
 		Tools:       a.toolSpecsLocked(),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,

@@ -187,7 +187,7 @@ func checkAppendOrder(t *testing.T, evs []Event, i int) {
 			t.Fatalf("tool result appended without its call and result: %+v", ev)
 		}
 		next := evs[i+1]
-		if next.Kind != EventToolFinished || next.Call.ID != ev.Call.ID || *next.Result != *ev.Result {
+		if next.Kind != EventToolFinished || next.Call.ID != ev.Call.ID || !reflect.DeepEqual(next.Result, ev.Result) {
 			t.Errorf("the result of %s is not followed by its EventToolFinished: %v", ev.Call.ID, next.Kind)
 		}
 	case provider.RoleAssistant:

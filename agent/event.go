@@ -214,6 +214,10 @@ type ToolResult struct {
 	// Diagnostics counts the language server's problems an edit left,
 	// "2 errors, 1 warning"; empty when there are none.
 	Diagnostics string
+	// Images are the pictures the result sends the model (read_file of an
+	// image, an MCP server's image content); none for a model that takes
+	// no images, whose Output says so instead.
+	Images []provider.Image
 }
 
 // Retry describes a failed model call that is being tried again: by the

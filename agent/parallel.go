@@ -106,7 +106,10 @@ func (t *turn) settleCall(pc *preparedCall, o callOutcome) {
 		t.usage = t.usage.Add(o.child.Usage)
 		t.estimated = t.estimated.Add(o.child.Estimated)
 	}
-	t.appendMessage(ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output), Event{Call: pc.call, Result: &res})
+	res = t.a.sendImages(res)
+	m := ToolMessage(pc.call.ID, pc.call.Name, res.Status, res.Output)
+	m.Images = res.Images
+	t.appendMessage(m, Event{Call: pc.call, Result: &res})
 	if pc.call.Name == ProposePlanTool && res.Status == tools.StatusOK {
 		t.proposed = true
 	}

@@ -162,7 +162,7 @@ func (a *Agent) newChild(def SubagentDef) (*Agent, error) {
 		MaxSteps: o.MaxSteps, MaxRepeats: o.MaxRepeats, System: system,
 		Temperature: o.Temperature, MaxTokens: o.MaxTokens, Grants: grants,
 		ContextWindow: window, CompactThreshold: o.CompactThreshold, MaxAnswerBytes: o.MaxAnswerBytes,
-		MaxParallel: o.MaxParallel, External: external, TrustReadOnlyMCP: trust,
+		MaxParallel: o.MaxParallel, External: external, TrustReadOnlyMCP: trust, AcceptsImages: o.AcceptsImages,
 		BeforeRequest: func(ctx context.Context, _ uint64) error {
 			if hook := a.opts.BeforeRequest; hook != nil {
 				return hook(ctx, a.emitted.Load())

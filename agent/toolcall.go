@@ -276,7 +276,7 @@ func (t *turn) run(pc *preparedCall) ToolResult {
 	done = true
 	mu.Unlock()
 	tr := ToolResult{Status: res.Status, Output: res.Output, Summary: res.Summary, ExitCode: res.ExitCode, Duration: dur,
-		Sandboxed: res.SandboxNote != "", Diagnostics: res.Diagnostics}
+		Sandboxed: res.SandboxNote != "", Diagnostics: res.Diagnostics, Images: resultImages(res.Images)}
 	if t.ctx.Err() != nil && res.Status != tools.StatusOK {
 		tr.Status = tools.StatusCancelled
 		tr.Summary = "cancelled"

@@ -64,6 +64,10 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	}
 	a.pending = nil
 	a.turns++
+	before := a.model
+	if p.model != "" {
+		a.model = p.model
+	}
 	t := &turn{a: a, ctx: ctx, runCtx: runCtx, n: a.turns, spent: &spend{budget: a.opts.Budget}, repeats: newRepeats(a.opts.MaxRepeats)}
 	a.mu.Unlock()
 	if d := t.spent.budget.MaxDuration; d > 0 {
@@ -94,6 +98,9 @@ func (a *Agent) runTurn(runCtx context.Context, p *pendingTurn) {
 	cancel()
 	a.cancel = nil
 	a.busy = false
+	if p.model != "" && a.model == p.model {
+		a.model = before // SetModel during the turn is the user's choice: it stays
+	}
 	a.mu.Unlock()
 	ev := Event{Kind: EventTurnFinished, Finish: &fin, Err: fin.Err}
 	if fin.Err != nil {

@@ -37,7 +37,9 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// ToolCallID names the call a tool message answers.
 	ToolCallID string `json:"tool_call_id,omitempty"`
-	// Images are attached to a user message, after its text.
+	// Images are attached to a user message, after its text, or carried by
+	// a tool result (a provider whose format takes none in a tool message
+	// sends them right after the results).
 	Images []Image `json:"images,omitempty"`
 }
 

@@ -109,6 +109,14 @@ func copyRecords(w *Writer, s *Session, cut int64) error {
 				}
 			}
 			b = v
+		case UserMessage:
+			if err := copyImages(from, to, v.Images); err != nil {
+				return err
+			}
+		case ToolResult:
+			if err := copyImages(from, to, v.Images); err != nil {
+				return err
+			}
 		case Compaction:
 			v.FromSeq = remap(seqs, next[:i], v.FromSeq, true)
 			v.ToSeq = remap(seqs, next[:i], v.ToSeq, false)
@@ -142,6 +150,17 @@ func remap(seqs, done []int64, old int64, up bool) int64 {
 		return done[len(done)-1] + 1
 	}
 	return done[0]
+}
+
+// copyImages puts the pictures a prompt or a tool result names into the
+// fork's store, so the forked conversation sends them as the parent did.
+func copyImages(from, to *Store, refs []ImageRef) error {
+	for _, ref := range refs {
+		if err := copyBlob(from, to, ref.Hash); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // copyBlob puts the blob hash of one store into another, by a hard link

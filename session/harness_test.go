@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -274,6 +275,13 @@ func nilIfEmpty(ms []provider.Message) []provider.Message {
 		if len(ms[i].ToolCalls) == 0 {
 			ms[i].ToolCalls = nil
 		}
+		// A picture's dimensions describe it to the user and are never
+		// sent, so the log does not keep them.
+		images := slices.Clone(ms[i].Images)
+		for j := range images {
+			images[j].Width, images[j].Height = 0, 0
+		}
+		ms[i].Images = images
 	}
 	return ms
 }

@@ -125,6 +125,10 @@ type ToolResult struct {
 	Summary    string `json:"summary,omitempty"`
 	ExitCode   int    `json:"exit_code"`
 	DurationMS int64  `json:"duration_ms"`
+	// Images are the pictures the result sent the model (read_file of an
+	// image, an MCP server's image content), by content hash in the
+	// session's blob store, like a prompt's.
+	Images []ImageRef `json:"images,omitempty"`
 }
 
 // Decision is how an approval was answered; the values match

@@ -507,6 +507,7 @@ func (r *Recorder) recordResultLocked(ev agent.Event) {
 		rec.Status = statusOf(res.Status)
 		rec.Output, rec.Summary, rec.ExitCode = res.Output, res.Summary, res.ExitCode
 		rec.DurationMS = res.Duration.Milliseconds()
+		rec.Images = r.saveImagesLocked(res.Images)
 	}
 	r.appendLocked(rec)
 }

@@ -388,7 +388,9 @@ func (f *folder) addResult(r Record, b ToolResult) {
 	isPending := !f.answered[b.CallID] && slices.ContainsFunc(f.pending, func(c ToolCall) bool { return c.ID == b.CallID })
 	if isPending {
 		f.answered[b.CallID] = true
-		f.message(r.Seq, agent.ToolMessage(b.CallID, b.Tool, status, b.Output))
+		m := agent.ToolMessage(b.CallID, b.Tool, status, b.Output)
+		m.Images = f.images(b.Images)
+		f.message(r.Seq, m)
 	}
 	if te := f.tools[b.CallID]; te != nil && isPending {
 		te.Result = &res

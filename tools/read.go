@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 const (
@@ -152,7 +154,7 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
 	}
 	if why := binaryReason(data); why != "" {
-		if r, ok := imagePlaceholder(rel, data); ok {
+		if r, ok := imageResult(rel, data); ok {
 			return r
 		}
 		return errorResult(binaryRefusal(rel, why))
@@ -431,16 +433,23 @@ func firstLine(s string) string {
 	return s
 }
 
-// imagePlaceholder is read_file's answer for a picture: what it is, in
-// words, as the tool returns only text; the user can attach it with an
-// @-mention, which sends it as an image to a model that takes them.
-func imagePlaceholder(rel string, data []byte) (Result, bool) {
+// imageResult is read_file's answer for a picture: what it is, in words,
+// and the picture itself, scaled for a model (imaging.Prepare). The agent
+// sends the picture to a model that takes images and tells one that does
+// not; a picture that cannot be prepared is described only.
+func imageResult(rel string, data []byte) (Result, bool) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return Result{}, false
 	}
-	out := fmt.Sprintf("%s is an image (%s, %d×%d pixels, %s). read_file returns text only, so its picture is not shown here; "+
-		"if you need to see it, ask the user to attach it to a message with @%s.",
-		displayPath(rel), strings.ToUpper(format), cfg.Width, cfg.Height, formatSize(len(data)), displayPath(rel))
-	return Result{Status: StatusOK, Output: out, Summary: fmt.Sprintf("image %d×%d", cfg.Width, cfg.Height)}, true
+	out := fmt.Sprintf("%s is an image (%s, %d×%d pixels, %s).",
+		displayPath(rel), strings.ToUpper(format), cfg.Width, cfg.Height, formatSize(len(data)))
+	r := Result{Status: StatusOK, Output: out, Summary: fmt.Sprintf("image %d×%d", cfg.Width, cfg.Height)}
+	img, err := imaging.Prepare(rel, data)
+	if err != nil {
+		r.Output += fmt.Sprintf(" Its picture cannot be sent: %v.", err)
+		return r, true
+	}
+	r.Images = []imaging.Image{img}
+	return r, true
 }

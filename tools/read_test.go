@@ -385,9 +385,10 @@ func TestReadFileStreamsLargeFiles(t *testing.T) {
 	}
 }
 
-// TestReadFileImagePlaceholder: read_file on a picture says what it is
-// instead of refusing it as binary.
-func TestReadFileImagePlaceholder(t *testing.T) {
+// TestReadFileImage: read_file on a picture says what it is instead of
+// refusing it as binary, and carries the picture for a model that takes
+// images.
+func TestReadFileImage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var b bytes.Buffer
@@ -402,8 +403,11 @@ func TestReadFileImagePlaceholder(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := NewReadFile(w).Run(context.Background(), json.RawMessage(`{"path":"shot.png"}`), nil)
-	if r.Status != StatusOK || !strings.Contains(r.Output, "shot.png is an image (PNG, 12×7 pixels") ||
-		!strings.Contains(r.Output, "@shot.png") || r.Summary != "image 12×7" {
+	if r.Status != StatusOK || !strings.Contains(r.Output, "shot.png is an image (PNG, 12×7 pixels") || r.Summary != "image 12×7" {
 		t.Errorf("%v %q %q", r.Status, r.Output, r.Summary)
+	}
+	if len(r.Images) != 1 || r.Images[0].MediaType != "image/png" || r.Images[0].Width != 12 ||
+		!bytes.Equal(r.Images[0].Data, b.Bytes()) || r.Images[0].Name != "shot.png" {
+		t.Errorf("images %+v", r.Images)
 	}
 }

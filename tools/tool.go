@@ -6,6 +6,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // Kind says how approval policies treat a tool.
@@ -115,6 +117,10 @@ type Result struct {
 	// server reported problems in the changed file or others: their count,
 	// "2 errors, 1 warning", for a compact line on the tool card.
 	Diagnostics string
+	// Images are pictures the result carries (read_file of an image, an
+	// MCP server's image content). Output describes them in words; the
+	// agent sends them to a model that takes images, after the results.
+	Images []imaging.Image
 }
 
 // Tool is one callable tool. Args are the raw JSON arguments the model sent,

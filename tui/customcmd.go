@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/ternhq/tern/internal/commands"
@@ -34,7 +36,13 @@ func (m *model) loadCustom() []commands.Command {
 func customItems(cmds []commands.Command) []palItem {
 	out := make([]palItem, 0, len(cmds))
 	for _, c := range cmds {
-		out = append(out, palItem{value: c.Invoke, label: sanitize.Visible(c.Label()), desc: sanitize.Visible(c.Description)})
+		desc := c.Description
+		if c.Shadowed {
+			// Listed by its own name beside the command that took it; the
+			// row inserts the name that runs it.
+			desc = strings.TrimSpace(desc + " · runs as /" + c.Invoke)
+		}
+		out = append(out, palItem{value: c.Invoke, label: sanitize.Visible(c.Label()), desc: sanitize.Visible(desc)})
 	}
 	return out
 }
@@ -48,18 +56,18 @@ func (m *model) findCustom(name string) (commands.Command, bool) {
 }
 
 // runCustom sends a custom command's prompt as if it had been typed: its
-// @-mentions are attached, and it waits in the queue while a turn runs. A
-// model named in its front matter is used from this prompt on.
+// @-mentions are attached, and it waits in the queue while a turn runs
+// (queued as typed, and expanded when it is sent). A model named in its
+// front matter answers this prompt alone; the session's model is unchanged.
 func (m *model) runCustom(c commands.Command, args string) tea.Cmd {
-	text := c.Expand(args)
-	if c.Model != "" && c.Model != m.be.Model() {
-		m.be.SetModel(c.Model)
-		m.setNotice("model: "+sanitize.Clean(c.Model)+" (from /"+sanitize.Clean(c.Invoke)+")", false)
-	}
 	if m.busy || m.queuePaused() {
-		m.queued = append(m.queued, text)
+		m.queued = append(m.queued, strings.TrimSpace("/"+c.Invoke+" "+args))
 		m.paused = false
 		return m.sendQueued()
 	}
-	return m.dispatch(text)
+	if c.Model != "" && c.Model != m.be.Model() {
+		m.turnModel = c.Model
+		m.setNotice("model for this prompt: "+sanitize.Clean(c.Model)+" (from /"+sanitize.Clean(c.Invoke)+")", false)
+	}
+	return m.dispatch(c.Expand(args))
 }

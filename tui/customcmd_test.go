@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/commands"
 )
 
@@ -38,7 +39,7 @@ func TestCustomCommandsInPalette(t *testing.T) {
 	))
 	typeText(m, "/")
 	s := screen(m)
-	for _, want := range []string{"/review [focus] (project)", "review the change", "/project:clear (project)", "/git:pr (user)"} {
+	for _, want := range []string{"/review [focus] (project)", "review the change", "/clear (project)", "runs as /project:clear", "/git:pr (user)"} {
 		if !strings.Contains(s, want) && !strings.Contains(strings.Join(paletteLabels(m), "\n"), want) {
 			t.Errorf("palette lacks %q:\n%s", want, s)
 		}
@@ -101,5 +102,41 @@ func TestBuiltinWinsOverProjectCommand(t *testing.T) {
 	defer fb.mu.Unlock()
 	if len(fb.submitted) != 0 || !m.mouse {
 		t.Errorf("/mouse sent %q (mouse %v); the built-in must run", fb.submitted, m.mouse)
+	}
+}
+
+// TestCustomCommandModelIsOneTurn: a command's model answers its prompt
+// alone, also when the command waited in the queue; the session's model
+// is never switched.
+func TestCustomCommandModelIsOneTurn(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{}, withCustom(
+		commands.Command{Name: "deep", Source: commands.SourceUser, Model: "big-model", Body: "Think hard about $ARGUMENTS."},
+	))
+	before := fb.Model()
+	typeText(m, "/deep caching")
+	press(m, keyEnter)
+	startTurn(m)
+	if got := fb.sentModels(); len(got) != 1 || got[0] != "big-model" {
+		t.Fatalf("turn models %q, want [big-model]", got)
+	}
+	typeText(m, "/deep naming")
+	press(m, keyEnter)
+	typeText(m, "plain")
+	press(m, keyEnter)
+	if s := screen(m); !strings.Contains(s, "queued: /deep naming") {
+		t.Fatalf("the queued command is not shown as typed:\n%s", s)
+	}
+	events(m, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+	startTurn(m)
+	events(m, agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
+	if got := fb.sent(); len(got) != 3 || got[1] != "Think hard about naming." || got[2] != "plain" {
+		t.Fatalf("sent %q", got)
+	}
+	if got := fb.sentModels(); len(got) != 2 || got[1] != "big-model" {
+		t.Errorf("turn models %q: the queued command lost its model", got)
+	}
+	if fb.Model() != before {
+		t.Errorf("the session's model changed to %q", fb.Model())
 	}
 }

@@ -27,12 +27,14 @@ type fakeBackend struct {
 	// attachImage answers AttachImage; images are what SubmitImages got.
 	attachImage func(string) (provider.Image, error)
 	images      [][]provider.Image
-	cancels     int
-	resets      int
-	policy      agent.Policy
-	model       string
-	submitErr   error
-	closeOnce   sync.Once
+	// turnModels are the models SubmitAs was given.
+	turnModels []string
+	cancels    int
+	resets     int
+	policy     agent.Policy
+	model      string
+	submitErr  error
+	closeOnce  sync.Once
 	// finishOnCancel makes Cancel end the turn the way the agent does.
 	finishOnCancel bool
 	// startOnSubmit makes Submit start a turn the way the agent does.
@@ -126,6 +128,21 @@ func (f *fakeBackend) SubmitImages(text string, images []provider.Image) error {
 	f.images = append(f.images, images)
 	f.mu.Unlock()
 	return f.Submit(text)
+}
+
+// SubmitAs records the turn's model, then sends like SubmitImages.
+func (f *fakeBackend) SubmitAs(model, text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.turnModels = append(f.turnModels, model)
+	f.mu.Unlock()
+	return f.SubmitImages(text, images)
+}
+
+// sentModels returns the models SubmitAs was given, in order.
+func (f *fakeBackend) sentModels() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.turnModels...)
 }
 
 // sentImages returns the pictures of each message sent with some.

@@ -8,8 +8,11 @@ import (
 )
 
 // submit sends a message, with its pictures when it has some.
-func (m *model) submit(text string, images []provider.Image) error {
-	if len(images) == 0 {
+func (m *model) submit(model, text string, images []provider.Image) error {
+	switch {
+	case model != "":
+		return m.be.SubmitAs(model, text, images)
+	case len(images) == 0:
 		return m.be.Submit(text)
 	}
 	return m.be.SubmitImages(text, images)

@@ -171,6 +171,11 @@ func (m *model) sendQueued() tea.Cmd {
 	}
 	next := m.queued[0]
 	m.queued = m.queued[1:]
+	if isCommand(next) {
+		// A custom command queued as typed (runCustom): expanded, with
+		// its model, now that it is sent.
+		return m.runCommand(strings.TrimSpace(next))
+	}
 	return m.dispatch(next)
 }
 
@@ -178,6 +183,8 @@ func (m *model) sendQueued() tea.Cmd {
 // agent once its @-mentions are attached.
 func (m *model) dispatch(value string) tea.Cmd {
 	m.paused = false // a new turn: what gets queued during it goes on after it
+	model := m.turnModel
+	m.turnModel = ""
 	if cmdline, ok := strings.CutPrefix(value, "!"); ok {
 		return m.runShell(strings.TrimSpace(cmdline))
 	}
@@ -190,7 +197,7 @@ func (m *model) dispatch(value string) tea.Cmd {
 		chips = append(chips, imageChip(img))
 	}
 	if len(mentions) == 0 {
-		return m.onAttached(attachedMsg{display: value, text: text, chips: chips, images: images})
+		return m.onAttached(attachedMsg{display: value, text: text, chips: chips, images: images, model: model})
 	}
 	be, attach := m.be, m.mentionAttacher()
 	return func() tea.Msg {
@@ -223,7 +230,7 @@ func (m *model) dispatch(value string) tea.Cmd {
 		if b.Len() > 0 {
 			text += "\n\nThe files I mentioned:\n" + strings.TrimRight(b.String(), "\n")
 		}
-		return attachedMsg{display: value, text: text, chips: chips, errs: errs, images: images}
+		return attachedMsg{display: value, text: text, chips: chips, errs: errs, images: images, model: model}
 	}
 }
 
@@ -236,6 +243,9 @@ type attachedMsg struct {
 	// images are the pictures attached: @-mentioned, pasted or from the
 	// clipboard.
 	images []provider.Image
+	// model is the model of this turn alone (a custom command's); "" is
+	// the session's.
+	model string
 }
 
 // onAttached hands the message to the agent.
@@ -254,7 +264,7 @@ func (m *model) onAttached(msg attachedMsg) tea.Cmd {
 		chips = append(chips, "memory")
 		m.memNotes = nil
 	}
-	if err := m.submit(text, msg.images); err != nil {
+	if err := m.submit(msg.model, text, msg.images); err != nil {
 		m.memNotes = notes
 		m.busy, m.awaiting = false, false
 		m.queued = append([]string{msg.display}, m.queued...)

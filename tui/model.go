@@ -100,9 +100,12 @@ type model struct {
 	pending []*agent.ApprovalRequest
 	dlg     *dialog
 
-	queued   []string
-	paused   bool // after an interrupt the queue waits for enter
-	awaiting bool // Submit was called and its TurnStarted has not come yet
+	queued []string
+	// turnModel is the model of the next message dispatched alone (a custom
+	// command's front matter); dispatch takes it.
+	turnModel string
+	paused    bool // after an interrupt the queue waits for enter
+	awaiting  bool // Submit was called and its TurnStarted has not come yet
 
 	hist     history
 	arrow    arrows      // what the last ↑/↓ did: a wheel notch sends several at once

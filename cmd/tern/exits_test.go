@@ -426,6 +426,7 @@ var (
 		"Run":                "drives the agent; its output is Events",
 		"Submit":             "sends the user's text to the model; nothing is read",
 		"SubmitImages":       "sends the user's text and pictures to the model; it reads nothing itself: its callers read the pictures (--image, a path the user names; @-mentions through AttachImage's guard)",
+		"SubmitAs":           "SubmitImages for one turn to another model the user's own command file names; it reads nothing itself",
 		"Cancel":             "stops a turn",
 		"Compact":            "the model summarises the conversation it already holds",
 		"Reset":              "starts a new conversation and log",

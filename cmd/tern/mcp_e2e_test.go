@@ -64,6 +64,11 @@ type mcpGateway struct {
 }
 
 func newMCPGateway(t *testing.T) *mcpGateway {
+	return newMCPGatewayCalling(t, "mcp__everything__echo", map[string]string{"message": "hello from tern"})
+}
+
+// newMCPGatewayCalling is newMCPGateway calling tool with args.
+func newMCPGatewayCalling(t *testing.T, tool string, args map[string]string) *mcpGateway {
 	g := &mcpGateway{}
 	g.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -82,7 +87,7 @@ func newMCPGateway(t *testing.T) *mcpGateway {
 			s.finish("stop")
 			return
 		}
-		s.toolCall("call_1", "mcp__everything__echo", map[string]string{"message": "hello from tern"})
+		s.toolCall("call_1", tool, args)
 		s.finish("tool_calls")
 	}))
 	t.Cleanup(g.srv.Close)
@@ -159,6 +164,49 @@ func TestE2EMCPEverything(t *testing.T) {
 	}
 	if n := strings.Count(stderr.String(), "MCP server broken failed"); n != 1 || strings.Contains(stderr.String(), "MCP server everything failed") {
 		t.Errorf("stderr should name the broken server once:\n%s", stderr.String())
+	}
+}
+
+// TestE2EMCPImage: the reference server's get-tiny-image result reaches
+// the next request as words in the tool result and, right after the
+// results, as the picture itself (an image_url part with the PNG the
+// server sent).
+func TestE2EMCPImage(t *testing.T) {
+	t.Parallel()
+	node, entry := everythingServer(t)
+	g := newMCPGatewayCalling(t, "mcp__everything__get-tiny-image", map[string]string{})
+	home := t.TempDir()
+	ternHome := filepath.Join(home, ".tern")
+	if err := os.MkdirAll(ternHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conf := "[mcp_servers.everything]\ncommand = " + tomlQuote(node) + "\nargs = [" + tomlQuote(entry) + "]\nstartup_timeout = 60\n"
+	if err := os.WriteFile(filepath.Join(ternHome, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(ternBin, "run", "--approval", "full-auto", "show me the logo")
+	cmd.Dir = t.TempDir()
+	cmd.Env = testEnv(t, withHome(map[string]string{"LLM_BASE_URL": g.srv.URL + "/v1", "LLM_API_KEY": e2eKey, "LLM_MODEL": "e2e-model"}, home))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tern run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	reqs := g.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	roles, tool, pictures := imageMessages(t, reqs[1])
+	if !strings.HasSuffix(roles, "assistant tool user") {
+		t.Errorf("roles %q: the picture should follow the result in a user message", roles)
+	}
+	if !strings.Contains(tool, "Here's the image you requested:") || !strings.Contains(tool, "[image: image/png") ||
+		!strings.Contains(tool, "The picture is attached after the tool results.") {
+		t.Errorf("tool result %q", tool)
+	}
+	// The server's MCP logo, a 20×20 PNG, sent as it came.
+	if len(pictures) != 1 || !strings.HasPrefix(pictures[0], "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABQAAAAU") {
+		t.Errorf("pictures %.120q", pictures)
 	}
 }
 

@@ -109,7 +109,7 @@ func TestRecordingFailureStopsHeadlessRun(t *testing.T) {
 			} else {
 				fillDisk(t, path)
 			}
-			code := c.runTurn(context.Background(), a, "create hello.txt", nil, true)
+			code := c.runTurn(context.Background(), a, turnInput{prompt: "create hello.txt"}, true)
 			if code != exitFailed {
 				t.Errorf("exit %d, want %d\n%s", code, exitFailed, stdout)
 			}

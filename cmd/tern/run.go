@@ -69,7 +69,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		_ = a.Close() // nothing ran; the log holds only its header
 		return exitUsage
 	}
-	code := c.runTurn(ctx, a, c.expandCommand(a.Session, prompt), images, rf.json)
+	text, model := c.expandCommand(a.Session, prompt)
+	code := c.runTurn(ctx, a, turnInput{prompt: text, model: model, images: images}, rf.json)
 	// headless.Run has drained the agent's events: everything the session
 	// holds is recorded, including an interrupted answer.
 	if err := a.Close(); err != nil {
@@ -81,9 +82,17 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	return code
 }
 
+// turnInput is what one headless turn sends: the prompt, its pictures,
+// and the model that answers it alone ("" for the session's).
+type turnInput struct {
+	prompt string
+	images []provider.Image
+	model  string
+}
+
 // runTurn runs the prompt headlessly on a wired session and returns the
 // exit status.
-func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, images []provider.Image, jsonOut bool) int {
+func (c *cli) runTurn(ctx context.Context, a *wired, in turnInput, jsonOut bool) int {
 	if a.Sandbox.Warning != "" && c.stderrIsTerminal {
 		c.printf(c.stderr, "tern: %s\n", a.Sandbox.Warning)
 	}
@@ -97,8 +106,9 @@ func (c *cli) runTurn(ctx context.Context, a *wired, prompt string, images []pro
 
 	reason, err := headless.Run(sigCtx, headless.Options{
 		Agent:  a.Session,
-		Prompt: prompt,
-		Images: images,
+		Prompt: in.prompt,
+		Images: in.images,
+		Model:  in.model,
 		JSON:   jsonOut,
 		Session: headless.Session{
 			Tern: version, Model: a.Session.Model(), Workspace: a.Workspace, Approval: a.Session.Policy().String(), Offline: a.Offline,

@@ -9,12 +9,13 @@ import (
 
 // expandCommand turns a `tern run "/name args"` prompt that names a custom
 // command into the command's prompt, its @-mentions attached as the
-// interface attaches them; any other prompt is returned as given. What
-// could not be read or attached is said on stderr.
-func (c *cli) expandCommand(svc app.Service, prompt string) string {
+// interface attaches them, and the model that answers it alone ("" for the
+// session's); any other prompt is returned as given. What could not be
+// read or attached is said on stderr.
+func (c *cli) expandCommand(svc app.Service, prompt string) (text, model string) {
 	line := strings.TrimSpace(prompt)
 	if !strings.HasPrefix(line, "/") {
-		return prompt
+		return prompt, ""
 	}
 	name, args, _ := strings.Cut(line[1:], " ")
 	if i := strings.IndexAny(name, "\t\n"); i >= 0 {
@@ -26,14 +27,14 @@ func (c *cli) expandCommand(svc app.Service, prompt string) string {
 	}
 	cmd, ok := commands.Find(cmds, strings.ToLower(name))
 	if !ok {
-		return prompt
+		return prompt, ""
 	}
-	if cmd.Model != "" && cmd.Model != svc.Model() {
-		svc.SetModel(cmd.Model)
+	if cmd.Model != svc.Model() {
+		model = cmd.Model
 	}
 	text, errs := commands.AttachMentions(cmd.Expand(args), svc.Attach)
 	for _, e := range errs {
 		c.printf(c.stderr, "tern run: not attached: %v\n", e)
 	}
-	return text
+	return text, model
 }

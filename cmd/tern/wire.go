@@ -119,7 +119,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	model := cfg.Model.V
 	var prov provider.Provider
 	models := func(context.Context) ([]string, error) { return []string{model}, nil }
-	var lookupWindow func(context.Context, string) (int, error)
+	var lookupModel func(context.Context, string) (app.GatewayModel, error)
 	offline, why := cfg.Offline()
 	// The offline notice waits until the session to continue is found: an
 	// unknown session id is the only thing worth saying then.
@@ -153,7 +153,10 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		}
 		prov = p
 		models = p.ListModels
-		lookupWindow = p.ContextWindow
+		lookupModel = func(ctx context.Context, id string) (app.GatewayModel, error) {
+			m, err := p.Model(ctx, id)
+			return app.GatewayModel{Window: m.ContextWindow, Images: m.Images}, err
+		}
 	}
 
 	ws, err := tools.NewWorkspace(c.cwd)
@@ -253,7 +256,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Interactive:   opts.interactive,
 		TitleModel:    cfg.TitleModel.V,
 		Window:        func(m string) int { return cfg.ModelSettings(m).ContextWindow },
-		LookupWindow:  lookupWindow,
+		LookupModel:   lookupModel,
 		ModelInfo:     modelInfo(cfg, offline),
 		Vision:        func(m string) *bool { return cfg.ModelSettings(m).Vision },
 		AssumedWindow: cfg.DefaultContextWindow.V,

@@ -90,15 +90,16 @@ func command(blocks []sdk.ContentBlock, cmds []commands.Command) (name, args str
 // customCommand sends a custom command's prompt, its @-mentions attached.
 func (s *session) customCommand(name, args string) (sdk.PromptResponse, error) {
 	c, _ := commands.Find(s.custom, name)
+	model := ""
 	if c.Model != "" && c.Model != s.svc.Model() {
-		s.svc.SetModel(c.Model)
+		model = c.Model // this prompt alone
 	}
 	text, errs := commands.AttachMentions(c.Expand(args), s.svc.Attach)
 	notes := make([]string, 0, len(errs))
 	for _, e := range errs {
 		notes = append(notes, e.Error())
 	}
-	return s.turn(text, nil, notes)
+	return s.turnAs(model, text, nil, notes)
 }
 
 // loadCustom reads the custom commands anew; a file that could not be

@@ -22,7 +22,7 @@ func TestCustomCommands(t *testing.T) {
 	f := newFake(nil)
 	f.custom = []commands.Command{
 		{Name: "review", Invoke: "review", Description: "review the change", ArgumentHint: "[focus]", Source: commands.SourceProject,
-			Body: "Review $ARGUMENTS; see @notes.md"},
+			Body: "Review $ARGUMENTS; see @notes.md", Model: "big-model"},
 	}
 	f.attach["notes.md"] = "the notes"
 	c := &testClient{}
@@ -34,6 +34,13 @@ func TestCustomCommands(t *testing.T) {
 	got := f.prompts()
 	if len(got) != 1 || !strings.HasPrefix(got[0], "Review error paths; see @notes.md") || !strings.Contains(got[0], "<file path=\"notes.md\">\nthe notes\n</file>") {
 		t.Errorf("submitted %q", got)
+	}
+	// The command's model answers this prompt alone.
+	f.mu.Lock()
+	models := append([]string(nil), f.turnModels...)
+	f.mu.Unlock()
+	if len(models) != 1 || models[0] != "big-model" {
+		t.Errorf("turn models %q, want [big-model]", models)
 	}
 	found := false
 	for _, n := range c.snapshot() {

@@ -42,6 +42,8 @@ type fakeService struct {
 
 	// images are the pictures of each SubmitImages.
 	images [][]provider.Image
+	// turnModels are the models SubmitAs was given.
+	turnModels []string
 	// script plays a turn; it returns how the turn ended.
 	script func(t *fakeTurn) agent.Finish
 	ranOut chan struct{}
@@ -100,6 +102,14 @@ func (f *fakeService) Events() <-chan agent.Event { return f.events }
 // AttachImage attaches no pictures.
 func (f *fakeService) AttachImage(string) (provider.Image, error) {
 	return provider.Image{}, app.ErrUnavailable
+}
+
+// SubmitAs records the turn's model, then sends like SubmitImages.
+func (f *fakeService) SubmitAs(model, text string, images []provider.Image) error {
+	f.mu.Lock()
+	f.turnModels = append(f.turnModels, model)
+	f.mu.Unlock()
+	return f.SubmitImages(text, images)
 }
 
 // SubmitImages records the text and the pictures.
@@ -174,6 +184,9 @@ func (f *fakeService) Cancel() {
 func (f *fakeService) ID() string { f.mu.Lock(); defer f.mu.Unlock(); return f.id }
 
 func (f *fakeService) Policy() agent.Policy { f.mu.Lock(); defer f.mu.Unlock(); return f.policy }
+
+// Model is the session's model, which custom commands compare theirs to.
+func (f *fakeService) Model() string { return "session-model" }
 
 func (f *fakeService) SetPolicy(p agent.Policy) { f.mu.Lock(); defer f.mu.Unlock(); f.policy = p }
 

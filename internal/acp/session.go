@@ -180,6 +180,11 @@ func (s *session) prompt(blocks []sdk.ContentBlock) (sdk.PromptResponse, error) 
 
 // turn submits text (with images) and waits for the turn to end.
 func (s *session) turn(text string, images []provider.Image, notes []string) (sdk.PromptResponse, error) {
+	return s.turnAs("", text, images, notes)
+}
+
+// turnAs is turn answered by model alone ("" is the session's model).
+func (s *session) turnAs(model, text string, images []provider.Image, notes []string) (sdk.PromptResponse, error) {
 	ch, err := s.hold(agent.EventTurnFinished)
 	if err != nil {
 		return sdk.PromptResponse{}, err
@@ -188,7 +193,7 @@ func (s *session) turn(text string, images []provider.Image, notes []string) (sd
 	for _, n := range notes {
 		s.send(sdk.UpdateAgentMessageText("> not attached: " + n + "\n\n"))
 	}
-	if err := s.svc.SubmitImages(text, images); err != nil {
+	if err := s.svc.SubmitAs(model, text, images); err != nil {
 		if errors.Is(err, agent.ErrBusy) {
 			return sdk.PromptResponse{}, busy()
 		}

@@ -64,14 +64,17 @@ func (s *Session) databaseWindow(model string) int {
 }
 
 // AcceptsImages says whether model takes image input, and what says so:
-// config.toml's vision, else the model database; a model neither knows is
-// assumed to (the gateway refuses otherwise, and its error says how to
-// stop sending images).
+// config.toml's vision, else the gateway's model list, else the model
+// database; a model none knows is assumed to (the gateway refuses
+// otherwise, and its error says how to stop sending images).
 func (s *Session) AcceptsImages(model string) (bool, string) {
 	if s.vision != nil {
 		if v := s.vision(model); v != nil {
 			return *v, "vision in config.toml"
 		}
+	}
+	if v := s.window.images(model); v != nil {
+		return *v, "the gateway's model list"
 	}
 	if info, ok := s.ModelInfo(model); ok {
 		return info.Images, "the model database"

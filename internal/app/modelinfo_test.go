@@ -33,12 +33,12 @@ func TestWindowPrecedence(t *testing.T) {
 			}
 			return 0
 		},
-		lookup: func(_ context.Context, m string) (int, error) {
+		lookup: func(_ context.Context, m string) (GatewayModel, error) {
 			switch m {
 			case "configured", "listed":
-				return 100_000, nil
+				return GatewayModel{Window: 100_000}, nil
 			}
-			return 0, errors.New("not listed")
+			return GatewayModel{}, errors.New("not listed")
 		},
 		database: func(m string) int {
 			if m == "unknown" {

@@ -56,9 +56,9 @@ type Options struct {
 	TitleModel string
 	// Window is the configured context window of a model (0: none).
 	Window func(model string) int
-	// LookupWindow asks the gateway's model list for a model's window;
-	// nil offline.
-	LookupWindow func(ctx context.Context, model string) (int, error)
+	// LookupModel asks the gateway's model list what it says of a model:
+	// its window and image support; nil offline.
+	LookupModel func(ctx context.Context, model string) (GatewayModel, error)
 	// ModelInfo looks a model up in the model database (provider/models):
 	// its window, list prices, reasoning efforts and image support; nil
 	// without a database.

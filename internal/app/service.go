@@ -39,6 +39,9 @@ type Conversation interface {
 	Submit(text string) error
 	// SubmitImages sends a user message with pictures attached.
 	SubmitImages(text string, images []provider.Image) error
+	// SubmitAs is SubmitImages with this one turn sent to model (a custom
+	// command's model); "" is the session's model.
+	SubmitAs(model, text string, images []provider.Image) error
 	// Cancel stops the running turn, as Esc does.
 	Cancel()
 	// Compact replaces the conversation with a summary the model writes,

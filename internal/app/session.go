@@ -80,7 +80,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s.window = &windowSource{
 		configured: func(m string) int { return windowOf(opts.Window, m) },
-		lookup:     opts.LookupWindow, database: s.databaseWindow, assumed: opts.AssumedWindow,
+		lookup:     opts.LookupModel, database: s.databaseWindow, assumed: opts.AssumedWindow,
 	}
 	model, policy := opts.Model, opts.Policy
 	saved := opts.Saved
@@ -126,6 +126,10 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	ao.Policy, ao.System, ao.TernHome = policy, opts.System, opts.Home
 	// Automatic compaction needs a window at once; windowSource refines it.
 	ao.ContextWindow, _ = s.window.known(model)
+	ao.AcceptsImages = func(model string) bool {
+		ok, _ := s.AcceptsImages(model)
+		return ok
+	}
 	ao.BeforeRequest = recordGate(s.log, logFailed)
 	ao.BeforeTool = recordGate(s.log, logFailed)
 	if opts.Hooks != nil {
@@ -258,15 +262,27 @@ func (s *Session) Submit(text string) error { return s.agent.Submit(text) }
 
 // SubmitImages sends a user message with pictures attached.
 // A model known not to accept images (config vision = false, else the
-// model database) gets none: the message is refused, saying so.
+// gateway's model list or the model database) gets none: the message is
+// refused, saying so.
 func (s *Session) SubmitImages(text string, images []provider.Image) error {
+	return s.SubmitAs("", text, images)
+}
+
+// SubmitAs is SubmitImages with this one turn sent to model (a custom
+// command's model); the session's model is unchanged, and nothing is
+// recorded of the switch. "" is the session's model.
+func (s *Session) SubmitAs(model, text string, images []provider.Image) error {
+	m := model
+	if m == "" {
+		m = s.Model()
+	}
 	if len(images) > 0 {
-		if ok, why := s.AcceptsImages(s.Model()); !ok {
+		if ok, why := s.AcceptsImages(m); !ok {
 			return fmt.Errorf("%s does not accept images (%s): remove them, or switch to a model that does; "+
-				"if it does, set vision = true under [models.%q] in config.toml", s.Model(), why, s.Model())
+				"if it does, set vision = true under [models.%q] in config.toml", m, why, m)
 		}
 	}
-	return s.agent.SubmitImages(text, images)
+	return s.agent.SubmitAs(model, text, images)
 }
 
 // Cancel stops the running turn.

@@ -51,7 +51,7 @@ type windowSource struct {
 	ctx        context.Context
 	configured func(model string) int
 	// lookup asks the gateway's model list; nil offline.
-	lookup func(ctx context.Context, model string) (int, error)
+	lookup func(ctx context.Context, model string) (GatewayModel, error)
 	// database is the model database's window of a model (0: unknown);
 	// nil without a database.
 	database func(model string) int
@@ -60,7 +60,16 @@ type windowSource struct {
 	assumed int
 
 	mu       sync.Mutex
-	reported map[string]int
+	reported map[string]GatewayModel
+}
+
+// GatewayModel is what a gateway's model list says of one model.
+type GatewayModel struct {
+	// Window is its context size in tokens; 0 when the list does not say.
+	Window int
+	// Images says whether it takes image input; nil when the list does
+	// not say.
+	Images *bool
 }
 
 // of is model's window and where it came from. It may ask the gateway.
@@ -69,18 +78,18 @@ func (w *windowSource) of(ctx context.Context, model string) (tokens int, source
 		return n, WindowConfigured
 	}
 	w.mu.Lock()
-	n, ok := w.reported[model]
+	g, ok := w.reported[model]
 	w.mu.Unlock()
 	if !ok && w.lookup != nil {
 		var err error
-		if n, err = w.lookup(ctx, model); err != nil {
-			n = 0 // asked again next time: the gateway may answer then
+		if g, err = w.lookup(ctx, model); err != nil {
+			g = GatewayModel{} // asked again next time: the gateway may answer then
 		} else {
-			w.remember(model, n)
+			w.remember(model, g)
 		}
 	}
-	if n > 0 {
-		return n, WindowGateway
+	if g.Window > 0 {
+		return g.Window, WindowGateway
 	}
 	return w.known(model)
 }
@@ -99,14 +108,23 @@ func (w *windowSource) known(model string) (int, WindowSource) {
 	return cmp.Or(w.assumed, AssumedContextWindow), WindowAssumed
 }
 
-// remember keeps what the gateway reported of model's window (0: nothing).
-func (w *windowSource) remember(model string, n int) {
+// remember keeps what the gateway reported of model.
+func (w *windowSource) remember(model string, g GatewayModel) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.reported == nil {
-		w.reported = map[string]int{}
+		w.reported = map[string]GatewayModel{}
 	}
-	w.reported[model] = n
+	w.reported[model] = g
+}
+
+// images is what the gateway's model list said of model's image support,
+// if it was asked already (follow asks when the model is set); nil when
+// it was not, or did not say. It never waits for the gateway.
+func (w *windowSource) images(model string) *bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.reported[model].Images
 }
 
 // follow sets a's window for model: at once from the config, the database

@@ -30,15 +30,15 @@ func TestWindowSourceFollowsTheModel(t *testing.T) {
 			}
 			return 0
 		},
-		lookup: func(_ context.Context, m string) (int, error) {
+		lookup: func(_ context.Context, m string) (GatewayModel, error) {
 			switch m {
 			case "slow":
 				<-release
-				return 1_000_000, nil
+				return GatewayModel{Window: 1_000_000}, nil
 			case "listed":
-				return 200_000, nil
+				return GatewayModel{Window: 200_000}, nil
 			}
-			return 0, errors.New("gateway down")
+			return GatewayModel{}, errors.New("gateway down")
 		},
 		database: func(m string) int {
 			if m == "listed" || m == "cataloged" {

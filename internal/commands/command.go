@@ -66,9 +66,11 @@ type Command struct {
 	Path string
 }
 
-// Label is the command as a list shows it: "/name [hint] (project)".
+// Label is the command as a list shows it: "/name [hint] (project)", by
+// its own name even when a built-in or user command took that name (its
+// Invoke then says how to run it).
 func (c Command) Label() string {
-	l := "/" + c.Invoke
+	l := "/" + c.Name
 	if c.ArgumentHint != "" {
 		l += " " + c.ArgumentHint
 	}

@@ -97,8 +97,8 @@ func TestLoad(t *testing.T) {
 	if l := byInvoke["deploy"].Label(); l != "/deploy (project)" {
 		t.Errorf("a project command shadowing nothing is listed as %q, want /deploy (project)", l)
 	}
-	if l := byInvoke["project:clear"].Label(); l != "/project:clear (project)" {
-		t.Errorf("a shadowed project command is listed as %q", l)
+	if l := byInvoke["project:clear"].Label(); l != "/clear (project)" {
+		t.Errorf("a shadowed project command is listed as %q, want /clear (project) (it runs as /project:clear)", l)
 	}
 	if c, ok := Find(cmds, "GIT:PR"); !ok || c.Name != "git:pr" {
 		t.Errorf("Find(GIT:PR) = %+v, %v", c, ok)

@@ -22,6 +22,9 @@ type ModelInfo struct {
 	// ContextWindow is the model's context size in tokens when the list
 	// reports it, else 0.
 	ContextWindow int
+	// Images says whether the model takes image input, when the list says
+	// (modelimages.go); nil when it does not.
+	Images *bool
 }
 
 // windowFields are the fields OpenAI-compatible gateways put the context
@@ -71,16 +74,24 @@ func (p *Provider) ListModelInfo(ctx context.Context) ([]ModelInfo, error) {
 // ContextWindow returns the context size the gateway's model list reports
 // for model id, or 0 when the list does not have it.
 func (p *Provider) ContextWindow(ctx context.Context, id string) (int, error) {
+	m, err := p.Model(ctx, id)
+	return m.ContextWindow, err
+}
+
+// Model returns what the gateway's model list says of model id: its
+// window and image support; the zero ModelInfo when the list does not
+// have it.
+func (p *Provider) Model(ctx context.Context, id string) (ModelInfo, error) {
 	list, err := p.ListModelInfo(ctx)
 	if err != nil {
-		return 0, err
+		return ModelInfo{}, err
 	}
 	for _, m := range list {
 		if m.ID == id {
-			return m.ContextWindow, nil
+			return m, nil
 		}
 	}
-	return 0, nil
+	return ModelInfo{}, nil
 }
 
 // parseModelInfo reads a {"data": [...]} model list.
@@ -97,7 +108,7 @@ func parseModelInfo(body []byte) ([]ModelInfo, error) {
 		if json.Unmarshal(e["id"], &id) != nil || id == "" {
 			continue
 		}
-		out = append(out, ModelInfo{ID: id, ContextWindow: entryWindow(e)})
+		out = append(out, ModelInfo{ID: id, ContextWindow: entryWindow(e), Images: entryImages(e)})
 	}
 	slices.SortFunc(out, func(a, b ModelInfo) int { return strings.Compare(a.ID, b.ID) })
 	return slices.CompactFunc(out, func(a, b ModelInfo) bool { return a.ID == b.ID }), nil

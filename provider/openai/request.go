@@ -35,12 +35,23 @@ func chatRequest(req provider.Request, model string) (goopenai.ChatCompletionReq
 		// gateway's default.
 		out.Temperature = *req.Temperature
 	}
+	var held []provider.Message // tool results with pictures, since the last non-tool message
 	for i, m := range req.Messages {
+		if m.Role != provider.RoleTool && len(held) > 0 {
+			out.Messages = append(out.Messages, toolImages(held))
+			held = nil
+		}
 		msg, err := chatMessage(m)
 		if err != nil {
 			return out, fmt.Errorf("message %d: %w", i, err)
 		}
 		out.Messages = append(out.Messages, msg)
+		if m.Role == provider.RoleTool && len(m.Images) > 0 {
+			held = append(held, m)
+		}
+	}
+	if len(held) > 0 {
+		out.Messages = append(out.Messages, toolImages(held))
 	}
 	for _, t := range req.Tools {
 		params := t.Parameters
@@ -110,18 +121,41 @@ func chatMessage(m provider.Message) (goopenai.ChatCompletionMessage, error) {
 func userWithImages(m provider.Message) goopenai.ChatCompletionMessage {
 	parts := make([]goopenai.ChatMessagePart, 0, len(m.Images)+1)
 	if m.Content != "" {
-		parts = append(parts, goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: m.Content})
+		parts = append(parts, textPart(m.Content))
 	}
 	for _, img := range m.Images {
-		parts = append(parts, goopenai.ChatMessagePart{
-			Type: goopenai.ChatMessagePartTypeImageURL,
-			ImageURL: &goopenai.ChatMessageImageURL{
-				URL:    "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
-				Detail: goopenai.ImageURLDetailAuto,
-			},
-		})
+		parts = append(parts, imagePart(img))
 	}
 	return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser, MultiContent: parts}
+}
+
+// toolImages carries the pictures of tool results. A tool message of the
+// chat format holds text only, and nothing may come between an answer's
+// tool calls and their results, so the pictures follow the results in a
+// user message of their own, each named by the call it answers.
+func toolImages(results []provider.Message) goopenai.ChatCompletionMessage {
+	parts := []goopenai.ChatMessagePart{textPart("The pictures the tool results above returned:")}
+	for _, m := range results {
+		for _, img := range m.Images {
+			parts = append(parts, textPart(fmt.Sprintf("From call %s: %s", m.ToolCallID, img.Name)), imagePart(img))
+		}
+	}
+	return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser, MultiContent: parts}
+}
+
+func textPart(s string) goopenai.ChatMessagePart {
+	return goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: s}
+}
+
+// imagePart is a picture as an image_url part holding a data: URL.
+func imagePart(img provider.Image) goopenai.ChatMessagePart {
+	return goopenai.ChatMessagePart{
+		Type: goopenai.ChatMessagePartTypeImageURL,
+		ImageURL: &goopenai.ChatMessageImageURL{
+			URL:    "data:" + img.MediaType + ";base64," + base64.StdEncoding.EncodeToString(img.Data),
+			Detail: goopenai.ImageURLDetailAuto,
+		},
+	}
 }
 
 // fitValidator adapts the request to go-openai's client-side validation,

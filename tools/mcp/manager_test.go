@@ -1,8 +1,11 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"image"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +36,7 @@ func demoServer(cancelled chan<- struct{}) *sdk.Server {
 			Content: []sdk.Content{
 				&sdk.TextContent{Text: "see \x1b[31mred\x1b[0m"},
 				&sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 2048)},
+				&sdk.ImageContent{MIMEType: "image/png", Data: pngBytes(9, 4)},
 				&sdk.ResourceLink{URI: "file:///tmp/x.txt", Name: "x.txt"},
 			},
 			StructuredContent: map[string]any{"b": 2, "a": []int{1}},
@@ -87,7 +91,7 @@ func TestListAndCall(t *testing.T) {
 		{"mcp__demo__echo", `{"text":"hi"}`, tools.StatusOK, []string{"echo: hi"}, nil},
 		{"mcp__demo__fail", `{}`, tools.StatusError, []string{"no such issue"}, nil},
 		{"mcp__demo__rich", `{}`, tools.StatusOK,
-			[]string{"see [31mred[0m", "[image: image/png, 2 KB]", "[resource link: file:///tmp/x.txt (x.txt)]", `{"a":[1],"b":2}`},
+			[]string{"see [31mred[0m", "[image: image/png, 2 KB: not sent, image-1: not a PNG", "[image: image/png, 75 bytes]", "[resource link: file:///tmp/x.txt (x.txt)]", `{"a":[1],"b":2}`},
 			[]string{"\x1b"}},
 	} {
 		res := find(t, m, c.tool).Run(context.Background(), json.RawMessage(c.args), nil)
@@ -104,7 +108,24 @@ func TestListAndCall(t *testing.T) {
 				t.Errorf("%s: output %q holds %q", c.tool, res.Output, n)
 			}
 		}
+		if c.tool == "mcp__demo__rich" {
+			// The picture tern can read is carried; the one it cannot stays words.
+			if len(res.Images) != 1 || res.Images[0].MediaType != "image/png" || res.Images[0].Width != 9 || res.Images[0].Height != 4 {
+				t.Errorf("rich: images %+v, want the one 9×4 PNG", res.Images)
+			}
+		} else if len(res.Images) != 0 {
+			t.Errorf("%s: images %+v", c.tool, res.Images)
+		}
 	}
+}
+
+// pngBytes encodes a w×h grey PNG.
+func pngBytes(w, h int) []byte {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		panic(err)
+	}
+	return b.Bytes()
 }
 
 func TestHungCallEndsAtToolTimeout(t *testing.T) {

@@ -9,17 +9,35 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/imaging"
 )
+
+// maxImages bounds the pictures one result sends; the rest stay
+// placeholders (a hostile server could send thousands).
+const maxImages = 8
 
 // formatResult turns a call's result into text for the model: text parts
 // as they are, structuredContent as compact JSON (unless a text part
 // already holds it), images and audio as short placeholders, resource
 // links and embedded resources as text. isError makes it an error result.
 // The text is cleaned of control characters and capped at max bytes.
+// Images are also carried as pictures (scaled like an attached one), for
+// a model that takes them; one that is no image tern can read stays a
+// placeholder, which says so.
 func formatResult(res *sdk.CallToolResult, max int) tools.Result {
 	var parts []string
+	var images []imaging.Image
 	for _, c := range res.Content {
-		if p := contentText(c); p != "" {
+		p := contentText(c)
+		if x, ok := c.(*sdk.ImageContent); ok && len(images) < maxImages {
+			img, err := imaging.Prepare(fmt.Sprintf("image-%d", len(images)+1), x.Data)
+			if err != nil {
+				p = strings.TrimSuffix(p, "]") + ": not sent, " + err.Error() + "]"
+			} else {
+				images = append(images, img)
+			}
+		}
+		if p != "" {
 			parts = append(parts, p)
 		}
 	}
@@ -39,7 +57,7 @@ func formatResult(res *sdk.CallToolResult, max int) tools.Result {
 		out = "(no output)"
 	}
 	out = tools.Cap(out, max, "")
-	r := tools.Result{Status: tools.StatusOK, Output: out, Summary: summary(out)}
+	r := tools.Result{Status: tools.StatusOK, Output: out, Summary: summary(out), Images: images}
 	if res.IsError {
 		r.Status, r.Summary = tools.StatusError, "error"
 	}

@@ -19,6 +19,9 @@ type Agent interface {
 	Events() <-chan agent.Event
 	Submit(text string) error
 	SubmitImages(text string, images []provider.Image) error
+	// SubmitAs is SubmitImages answered by model alone ("" is the
+	// session's model).
+	SubmitAs(model, text string, images []provider.Image) error
 	Cancel()
 }
 
@@ -28,6 +31,9 @@ type Options struct {
 	Prompt string
 	// Images are attached to the prompt (tern run --image).
 	Images []provider.Image
+	// Model answers this prompt alone (a custom command's model); "" is
+	// the session's.
+	Model string
 	// JSON selects the JSON Lines protocol on Stdout instead of the final text.
 	JSON    bool
 	Session Session
@@ -75,7 +81,7 @@ func Run(ctx context.Context, opts Options) (agent.FinishReason, error) {
 	}()
 
 	r.emit(r.proj.Start())
-	if err := opts.Agent.SubmitImages(opts.Prompt, opts.Images); err != nil {
+	if err := opts.Agent.SubmitAs(opts.Model, opts.Prompt, opts.Images); err != nil {
 		return 0, fmt.Errorf("start the turn: %w", err)
 	}
 	interrupt := ctx.Done()

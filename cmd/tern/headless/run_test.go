@@ -45,6 +45,7 @@ func (f *fakeAgent) Submit(text string) error {
 	return nil
 }
 func (f *fakeAgent) SubmitImages(text string, _ []provider.Image) error { return f.Submit(text) }
+func (f *fakeAgent) SubmitAs(_, text string, _ []provider.Image) error  { return f.Submit(text) }
 func (f *fakeAgent) Cancel()                                            { f.once.Do(func() { close(f.cancelled) }) }
 
 func (f *fakeAgent) emit(ctx context.Context, evs ...agent.Event) {
