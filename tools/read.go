@@ -154,7 +154,7 @@ func (t *readFileTool) Run(ctx context.Context, args json.RawMessage, _ func(str
 		return errorResult(fmt.Sprintf("read %s: %v", displayPath(rel), err))
 	}
 	if why := binaryReason(data); why != "" {
-		if r, ok := imageResult(rel, data); ok {
+		if r, ok := imageResult(t.w, rel, data); ok {
 			return r
 		}
 		return errorResult(binaryRefusal(rel, why))
@@ -437,7 +437,7 @@ func firstLine(s string) string {
 // and the picture itself, scaled for a model (imaging.Prepare). The agent
 // sends the picture to a model that takes images and tells one that does
 // not; a picture that cannot be prepared is described only.
-func imageResult(rel string, data []byte) (Result, bool) {
+func imageResult(w *Workspace, rel string, data []byte) (Result, bool) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return Result{}, false
@@ -445,7 +445,7 @@ func imageResult(rel string, data []byte) (Result, bool) {
 	out := fmt.Sprintf("%s is an image (%s, %d×%d pixels, %s).",
 		displayPath(rel), strings.ToUpper(format), cfg.Width, cfg.Height, formatSize(len(data)))
 	r := Result{Status: StatusOK, Output: out, Summary: fmt.Sprintf("image %d×%d", cfg.Width, cfg.Height)}
-	img, err := imaging.Prepare(rel, data)
+	img, err := w.prepareImage(rel, data)
 	if err != nil {
 		r.Output += fmt.Sprintf(" Its picture cannot be sent: %v.", err)
 		return r, true

@@ -52,5 +52,5 @@ func (w *Workspace) ReadImage(ctx context.Context, path string) (imaging.Image, 
 	if err != nil {
 		return imaging.Image{}, fmt.Errorf("read %s: %w", displayPath(o.rel), err)
 	}
-	return imaging.Prepare(o.rel, data)
+	return w.prepareImage(o.rel, data)
 }

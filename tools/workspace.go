@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // DefaultOutputCap is the default size limit of one tool result, in bytes.
@@ -55,6 +58,16 @@ type Workspace struct {
 	// everything; nil for a Workspace not made by NewWorkspace (then each
 	// operation opens its own).
 	fsys *os.Root
+	// decoding lets one picture at a time be decoded and scaled: each may
+	// take up to a few hundred MB, and reads run in parallel.
+	decoding sync.Mutex
+}
+
+// prepareImage is imaging.Prepare, one picture at a time.
+func (w *Workspace) prepareImage(name string, data []byte) (imaging.Image, error) {
+	w.decoding.Lock()
+	defer w.decoding.Unlock()
+	return imaging.Prepare(name, data)
 }
 
 // beforeWrite runs the BeforeWrite hook, if any.

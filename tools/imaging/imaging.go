@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	_ "image/gif" // registers GIF for DecodeConfig and Decode
 	"image/jpeg"
 	"image/png"
@@ -29,6 +30,10 @@ const (
 	// maxPixels refuses a picture too large to decode safely (a small file
 	// can claim a huge canvas).
 	maxPixels = 100_000_000
+	// maxDecoded bounds the memory a picture takes decoded, which depends
+	// on its colour model as well as its size: a compressed file of a few
+	// hundred KB can claim a 16-bit canvas of most of a gigabyte.
+	maxDecoded = 256 << 20
 )
 
 // Image is a picture ready to send.
@@ -71,7 +76,7 @@ func Prepare(name string, data []byte) (Image, error) {
 	if err != nil {
 		return Image{}, fmt.Errorf("%s: %w", name, ErrNotImage)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels {
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels || decodedBytes(cfg) > maxDecoded {
 		return Image{}, fmt.Errorf("%s is %d×%d pixels: too large to read", name, cfg.Width, cfg.Height)
 	}
 	img := Image{Name: filepath.Base(name), MediaType: "image/" + format, Data: data,
@@ -129,6 +134,27 @@ func (i *Image) shrink(format string) error {
 
 func (i *Image) set(data []byte, mediaType string, w, h int) {
 	i.Data, i.MediaType, i.Width, i.Height = data, mediaType, w, h
+}
+
+// decodedBytes estimates the memory the decoded picture takes: its pixels
+// times the bytes a pixel of its colour model holds (YCbCr counted at its
+// 4:4:4 worst, anything unknown as 16-bit).
+func decodedBytes(cfg image.Config) int64 {
+	bpp := int64(8)
+	switch cfg.ColorModel {
+	case color.GrayModel, color.AlphaModel:
+		bpp = 1
+	case color.Gray16Model, color.Alpha16Model:
+		bpp = 2
+	case color.YCbCrModel, color.CMYKModel:
+		bpp = 4
+	case color.RGBAModel, color.NRGBAModel:
+		bpp = 4
+	}
+	if _, ok := cfg.ColorModel.(color.Palette); ok {
+		bpp = 1
+	}
+	return int64(cfg.Width) * int64(cfg.Height) * bpp
 }
 
 // fit scales w×h so its long side is at most side, keeping the ratio.

@@ -2,12 +2,15 @@ package imaging
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -106,4 +109,38 @@ func TestPrepareRefuses(t *testing.T) {
 	if d := (Image{Name: "a.png", Data: make([]byte, 2048), Width: 3, Height: 4}).Describe(); d != "a.png (2 KB, 3×4)" {
 		t.Errorf("Describe = %q", d)
 	}
+}
+
+// TestPrepareRefusesHugeDecodes: a file can claim a canvas whose decoded
+// pixels would take most of a gigabyte; its header alone says so, and it
+// is refused before anything is decoded.
+func TestPrepareRefusesHugeDecodes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name             string
+		side             uint32
+		depth, colorType byte
+		refused          bool
+	}{
+		{"16-bit RGBA, 6000 px", 6000, 16, 6, true}, // 288 MB decoded
+		{"8-bit grey, 9000 px", 9000, 8, 0, false},  // 81 MB: allowed (not decoded here)
+		{"8-bit RGBA, 9000 px", 9000, 8, 6, true},   // 324 MB
+	} {
+		_, err := Prepare("big.png", pngHeader(c.side, c.depth, c.colorType))
+		if refused := err != nil && strings.Contains(err.Error(), "too large to read"); refused != c.refused {
+			t.Errorf("%s: err = %v, want refused %v", c.name, err, c.refused)
+		}
+	}
+}
+
+// pngHeader is the start of a PNG of side×side pixels: signature and
+// IHDR, enough for DecodeConfig, nothing to decode.
+func pngHeader(side uint32, depth, colorType byte) []byte {
+	ihdr := binary.BigEndian.AppendUint32(nil, side)
+	ihdr = binary.BigEndian.AppendUint32(ihdr, side)
+	ihdr = append(ihdr, depth, colorType, 0, 0, 0)
+	chunk := append([]byte("IHDR"), ihdr...)
+	out := append([]byte("\x89PNG\r\n\x1a\n"), binary.BigEndian.AppendUint32(nil, uint32(len(ihdr)))...)
+	out = append(out, chunk...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
 }
