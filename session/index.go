@@ -54,9 +54,13 @@ func (ix index) infoStat(path string, st logStat) (Info, bool) {
 		return e.Info, false
 	}
 	in := readInfo(path, true)
-	if in.Problem != "" {
-		delete(ix, path) // a torn or damaged log may be written right now: read it again next time
-		return in, true
+	if in.Problem != "" || in.empty() {
+		// A torn or damaged log may be written right now, and an empty one
+		// is most often the session of a tern just started (each start
+		// would rewrite the whole index): read them again next time.
+		_, had := ix[path]
+		delete(ix, path)
+		return in, had
 	}
 	ix[path] = indexEntry{Size: st.size, ModTime: st.mod, Info: in}
 	return in, true
