@@ -67,12 +67,17 @@ const (
 func List(home string) ([]Info, error) {
 	ix := loadIndex(home)
 	out := make([]Info, 0, len(ix))
-	seen := make(map[string]bool, len(ix))
+	paths := make([]string, 0, len(ix))
 	changed := false
-	err := walkDays(home, func(files []string) bool {
-		for _, f := range files {
-			seen[f] = true
-			in, c := ix.info(f)
+	err := walkDayNames(home, func(dir string, names []string) bool {
+		// Each log is stated by its name in the open folder: 10,000 stats
+		// by full path spent most of a list walking the same folders.
+		stat := statIn(dir)
+		defer stat.close()
+		for _, name := range names {
+			f := filepath.Join(dir, name)
+			paths = append(paths, f)
+			in, c := ix.infoStat(f, stat.stat(name))
 			changed = changed || c
 			if !in.empty() {
 				out = append(out, in)
@@ -83,17 +88,17 @@ func List(home string) ([]Info, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ix.prune(seen) || changed {
+	if ix.prune(paths) || changed {
 		_ = ix.save(home) // a cache: see above
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Updated.Equal(out[j].Updated) {
-			return out[i].Updated.After(out[j].Updated)
+	slices.SortStableFunc(out, func(a, b Info) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
 		}
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.After(out[j].Created)
+		if c := b.Created.Compare(a.Created); c != 0 {
+			return c
 		}
-		return out[i].Path > out[j].Path
+		return strings.Compare(b.Path, a.Path)
 	})
 	return out, nil
 }
@@ -186,6 +191,18 @@ func idFromName(path string) string {
 // first and newest file first, until visit returns true. A missing sessions
 // folder is no error: there are no sessions yet.
 func walkDays(home string, visit func(files []string) bool) error {
+	return walkDayNames(home, func(dir string, names []string) bool {
+		files := make([]string, len(names))
+		for i, n := range names {
+			files[i] = filepath.Join(dir, n)
+		}
+		return visit(files)
+	})
+}
+
+// walkDayNames is walkDays with each day's folder and the files' names in
+// it, for callers that reach the files through the folder.
+func walkDayNames(home string, visit func(dir string, names []string) bool) error {
 	root := Dir(home)
 	years, err := readDirsDesc(root)
 	if err != nil {
@@ -210,14 +227,14 @@ func walkDays(home string, visit func(files []string) bool) error {
 				if err != nil {
 					return fmt.Errorf("list sessions: %w", err)
 				}
-				var files []string
+				var names []string
 				for _, e := range entries {
 					if !e.IsDir() && strings.HasSuffix(e.Name(), ".jsonl") {
-						files = append(files, filepath.Join(dir, e.Name()))
+						names = append(names, e.Name())
 					}
 				}
-				slices.Reverse(files) // ReadDir sorts by name; names start with the time
-				if len(files) > 0 && visit(files) {
+				slices.Reverse(names) // ReadDir sorts by name; names start with the time
+				if len(names) > 0 && visit(dir, names) {
 					return nil
 				}
 			}

@@ -1,6 +1,9 @@
 package session
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // ShadowSource gives the shadow repository when it is needed. *Shadow is
 // one (a nil *Shadow means there is none); *PendingShadow is one still being
@@ -19,6 +22,10 @@ type PendingShadow struct {
 	done chan struct{}
 	sh   *Shadow
 	err  error
+	// start begins a lazy open (OpenShadowLazy) once; nil when the open
+	// began with the value.
+	start func()
+	once  sync.Once
 }
 
 // OpenShadowAsync starts OpenShadow on its own goroutine, which ends when
@@ -34,6 +41,7 @@ func OpenShadowAsync(ctx context.Context, home, workspace string) *PendingShadow
 
 // Shadow implements ShadowSource: it waits for the open to finish.
 func (p *PendingShadow) Shadow(ctx context.Context) *Shadow {
+	p.begin()
 	select {
 	case <-p.done:
 		return p.sh
@@ -47,6 +55,7 @@ func (p *PendingShadow) Shadow(ctx context.Context) *Shadow {
 // not in a git repository or git is missing, another error when opening it
 // failed.
 func (p *PendingShadow) Err(ctx context.Context) error {
+	p.begin()
 	select {
 	case <-p.done:
 		return p.err

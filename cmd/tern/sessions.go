@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,8 +9,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/ternhq/tern/cmd/tern/headless"
@@ -120,11 +119,8 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 		c.printf(w, "No sessions in %s yet.\n", where)
 		return exitOK
 	}
-	// tabwriter writes each cell on its own: buffered, 10,000 sessions
-	// take one write instead of 100,000 (measured: a third of the time).
-	bw := bufio.NewWriterSize(w, 64<<10)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	c.printf(tw, "LAST USED\tMESSAGES\tMODEL\tID\tTITLE\n")
+	rows := make([][sessionColumns + 1]string, 0, len(infos)+1)
+	rows = append(rows, [sessionColumns + 1]string{"LAST USED", "MESSAGES", "MODEL", "ID", "TITLE"})
 	for _, in := range infos {
 		title := sanitize.Clean(in.Title)
 		if in.Problem != "" {
@@ -133,11 +129,11 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 		if all {
 			title += "  [" + sanitize.Clean(in.Workspace) + "]"
 		}
-		c.printf(tw, "%s\t%d\t%s\t%s\t%s\n", in.Updated.Local().Format("2006-01-02 15:04"), in.Messages,
-			sanitize.Clean(in.Model), in.ID, strings.ReplaceAll(title, "\t", " "))
+		rows = append(rows, [sessionColumns + 1]string{in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages),
+			sanitize.Clean(in.Model), in.ID, strings.ReplaceAll(title, "\t", " ")})
 	}
-	if err := errors.Join(tw.Flush(), bw.Flush()); err != nil {
-		c.printf(c.stderr, "tern sessions: write the list: %v\n", err)
+	if err := writeSessionTable(w, rows); err != nil {
+		c.printf(c.stderr, "tern sessions: %v\n", err)
 		return exitFailed
 	}
 	return exitOK

@@ -45,6 +45,12 @@ type sessionLog struct {
 // fork of it. It installs the checkpointer on ws so tools save files before
 // changing them.
 func openLog(ctx context.Context, home string, h session.Header, saved *Saved, fork bool, ws *tools.Workspace) (*sessionLog, error) {
+	return openSessionLog(ctx, home, h, saved, fork, ws, true)
+}
+
+// openSessionLog is openLog for a session with or without a person at the
+// terminal (interactive), which decides when the snapshot repository opens.
+func openSessionLog(ctx context.Context, home string, h session.Header, saved *Saved, fork bool, ws *tools.Workspace, interactive bool) (*sessionLog, error) {
 	var w *session.Writer
 	var err error
 	lastTurn := 0
@@ -63,8 +69,16 @@ func openLog(ctx context.Context, home string, h session.Header, saved *Saved, f
 	}
 	// git takes tens of milliseconds to answer; the first frame does not
 	// wait for it. The checkpointer waits when the first command runs, and
-	// records why there are no snapshots if opening failed.
-	sh := session.OpenShadowAsync(ctx, home, ws.Root)
+	// records why there are no snapshots if opening failed. Without a
+	// person at the terminal (tern run, tern acp) nothing shows a frame
+	// meanwhile: git starts when a tool first needs the repository, and a
+	// run that changes nothing starts none.
+	var sh *session.PendingShadow
+	if interactive {
+		sh = session.OpenShadowAsync(ctx, home, ws.Root)
+	} else {
+		sh = session.OpenShadowLazy(ctx, home, ws.Root)
+	}
 	session.NewCheckpointer(rec, sh).Install(ws)
 	l := &sessionLog{
 		writer: w, recorder: rec, rewinder: session.NewRewinder(rec, sh, ws.Root),
@@ -196,7 +210,7 @@ func (l *sessionLog) close() error {
 		// A run shorter than git's start-up would otherwise exit with git
 		// still writing the repository; a git that hangs is left to itself.
 		ctx, cancel := context.WithTimeout(context.Background(), shadowCloseWait)
-		_ = l.shadow.Err(ctx) // why there is no repository was reported when it mattered
+		l.shadow.Settle(ctx) // why there is no repository was reported when it mattered
 		cancel()
 	}
 	return err

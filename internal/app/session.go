@@ -98,7 +98,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if opts.Home == "" {
 		notify("neither TERN_HOME nor HOME is set: this session is not recorded and cannot be resumed")
 	} else {
-		log, err := openLog(ctx, opts.Home, session.Header{
+		log, err := openSessionLog(ctx, opts.Home, session.Header{
 			TernVersion:    opts.Version,
 			Workspace:      opts.Workspace.Root,
 			GitHead:        gitHead(opts.Workspace.Root),
@@ -107,7 +107,7 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 			ApprovalPolicy: policy.String(),
 			SystemPrompt:   opts.System,
 			ToolsHash:      s.hash,
-		}, saved, opts.Fork, opts.Workspace)
+		}, saved, opts.Fork, opts.Workspace, opts.Interactive)
 		switch {
 		case err != nil && saved != nil:
 			return nil, err // continuing that session was the point
