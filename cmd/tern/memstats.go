@@ -23,6 +23,9 @@ import (
 // not a user setting, so it is not documented with the configuration.
 const envMemStats = "TERN_MEMSTATS"
 
+// memProfileRate is the heap profile's sampling rate under TERN_MEMSTATS.
+const memProfileRate = 4 << 10
+
 // memSample is one line of the TERN_MEMSTATS file.
 type memSample struct {
 	N          int       `json:"n"`
@@ -43,6 +46,9 @@ func memStatsOnSignal(ctx context.Context, path string) (stop func()) {
 	if path == "" {
 		return func() {}
 	}
+	// Sample the heap finely (every 4 KB allocated rather than 512 KB), so
+	// the profiles of two samples can be compared object by object.
+	runtime.MemProfileRate = memProfileRate
 	ctx, cancel := context.WithCancel(ctx)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGUSR1)
