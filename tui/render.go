@@ -19,6 +19,9 @@ type renderCtx struct {
 	spin  string // the spinner glyph of this frame
 	mds   map[int]*markdown.Renderer
 	keys  *keyMap // the hints in blocks name their keys from it
+	// drawn counts the transcripts' layouts, to tell which blocks were
+	// drawn least recently (transcript_evict.go).
+	drawn int
 }
 
 // md returns the Markdown renderer for width columns, creating it once.

@@ -7,6 +7,11 @@ type cache struct {
 	lines []string
 	stale bool
 	rev   int // counts invalidations, so views derived from a block see it change
+	// used is renderCtx.drawn when the lines were last asked for;
+	// held says the block is on the transcript's list of rendered blocks
+	// (transcript_evict.go).
+	used int
+	held bool
 }
 
 // invalidate marks the lines out of date; they are rendered again when the
@@ -41,6 +46,9 @@ type transcript struct {
 	top    int  // first visible block when not following
 	off    int  // lines of blocks[top] scrolled above the screen
 	below  bool // output arrived below the screen while scrolled up
+	// rendered are the blocks holding rendered lines, so the least
+	// recently drawn can give theirs up (transcript_evict.go).
+	rendered []block
 }
 
 func newTranscript() *transcript { return &transcript{follow: true} }
@@ -55,6 +63,7 @@ func (t *transcript) lines(rc *renderCtx, i int) []string {
 		}
 		c.width, c.gen, c.stale = rc.width, rc.gen, false
 	}
+	t.noteRendered(rc, t.blocks[i])
 	return c.lines
 }
 
@@ -81,6 +90,7 @@ func (t *transcript) remove(b block) {
 			continue
 		}
 		t.blocks = append(t.blocks[:i], t.blocks[i+1:]...)
+		t.forget(b)
 		switch {
 		case i < t.top:
 			t.top--
@@ -96,7 +106,10 @@ func (t *transcript) remove(b block) {
 
 // clear empties the transcript.
 func (t *transcript) clear() {
-	t.blocks = nil
+	for _, b := range t.rendered {
+		b.cacheRef().held = false
+	}
+	t.blocks, t.rendered = nil, nil
 	t.follow, t.top, t.off, t.below = true, 0, 0, false
 }
 
@@ -106,6 +119,7 @@ func (t *transcript) ensure(rc *renderCtx, height int) {
 	if height <= 0 || len(t.blocks) == 0 {
 		return
 	}
+	t.evict(rc)
 	if t.follow {
 		acc := 0
 		for i := len(t.blocks) - 1; i >= 0 && acc < height; i-- {

@@ -41,7 +41,9 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice app.Ch
 	// session that never got a prompt is removed.
 	sctx, stopSignals := signal.NotifyContext(ctx, syscall.SIGHUP, syscall.SIGTERM)
 	defer stopSignals()
+	stopMemStats := memStatsOnSignal(sctx, c.getenv(envMemStats))
 	code := c.showInterface(sctx, a, cfg)
+	stopMemStats()
 	id, used := a.Session.ID(), a.Session.Used()
 	if err := a.Close(); err != nil {
 		c.printf(c.stderr, "tern: %s\n", a.Redact(err.Error()))
