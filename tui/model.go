@@ -131,9 +131,6 @@ type model struct {
 	frameDue   time.Time // when the armed frame fires
 	frameID    int       // frames from superseded timers are ignored
 	frameCost  time.Duration
-	// deferred is set while nobody waits on the agent's events: the next
-	// frame takes them (see listen).
-	deferred bool
 
 	// inputView is the input's last drawing; frames, which leave the input
 	// alone, reuse it (the textarea draws itself in O(content)).
@@ -312,7 +309,6 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.frameArmed = false
 	start := time.Now()
-	caught := m.catchUp()
 	for b := range m.streamed {
 		m.tr.changed(b)
 		delete(m.streamed, b)
@@ -328,9 +324,9 @@ func (m *model) onFrame(id int) tea.Cmd {
 	m.layout()
 	m.frameCost = (3*m.frameCost + time.Since(start)) / 4 // one costly frame only slows the next few a little
 	if m.busy || m.shell != nil {
-		return tea.Batch(caught, m.scheduleFrame(max(spinnerEvery, m.frameDelay())))
+		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
 	}
-	return caught
+	return nil
 }
 
 // markStreamed notes that b grew; the next frame renders it.
