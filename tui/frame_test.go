@@ -71,3 +71,20 @@ func TestEndOfAnswerIsTakenAtOnce(t *testing.T) {
 		t.Errorf("the finished answer is not on the screen before the next frame:\n%s", m.View().Content)
 	}
 }
+
+func TestDrawingForAnotherEventShowsStreamedText(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	startStream(t, m, fb)
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: "Hello"}}})
+	m.Update(frameMsg{id: m.frameID})
+	// The stream ends: its usage comes before the end of the turn, which
+	// the session log syncs first. Drawn now, the screen has all the text.
+	m.Update(eventsMsg{events: []agent.Event{
+		{Kind: agent.EventTextDelta, Turn: 1, Text: ", world"},
+		{Kind: agent.EventUsage, Turn: 1},
+	}})
+	if !strings.Contains(ansi.Strip(m.View().Content), "Hello, world") {
+		t.Errorf("a screen drawn for the usage lacks the text streamed before it:\n%s", m.View().Content)
+	}
+}

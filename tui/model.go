@@ -309,10 +309,7 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.frameArmed = false
 	start := time.Now()
-	for b := range m.streamed {
-		m.tr.changed(b)
-		delete(m.streamed, b)
-	}
+	m.takeStreamed()
 	for _, c := range m.cards {
 		if c.live() {
 			c.invalidate()
@@ -327,6 +324,14 @@ func (m *model) onFrame(id int) tea.Cmd {
 		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
 	}
 	return nil
+}
+
+// takeStreamed has the blocks that grew since the last frame rendered again.
+func (m *model) takeStreamed() {
+	for b := range m.streamed {
+		m.tr.changed(b)
+		delete(m.streamed, b)
+	}
 }
 
 // markStreamed notes that b grew; the next frame renders it.
@@ -358,6 +363,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.layout()
 			return m, cmd // nothing visible changed: the frame will show it
 		}
+		m.takeStreamed() // drawn now, so with what streamed since the last frame
 	case frameMsg:
 		cmd = m.onFrame(msg.id)
 	case tea.KeyPressMsg:
