@@ -20,11 +20,14 @@ import (
 // The end of the stream is not paced: a finish reason, "data: [DONE]", the
 // end of the body or an error are handed on as soon as they arrive, and so
 // is everything after them. Telling the end needs the bytes, so a goroutine
-// reads the body as it arrives (the kernel wakes the process for every
-// segment anyway, see docs/speed.md), at most once per readGap while the
-// pieces are small: the end reaches the agent within readGap of the
-// gateway's last byte instead of up to paceInterval later (measured 47-87 ms
-// before, cmd/tern/e2e_bench_test.go).
+// reads the body at most once per readGap while the pieces are small: the
+// end reaches the agent within readGap of the gateway's last byte instead
+// of up to paceInterval later (the end of an answer was on screen 41-46 ms
+// after the last byte before, 8-10 ms after, cmd/tern/e2e_bench_test.go).
+// Wake-ups are what costs CPU on a loaded machine: reading each piece as it
+// arrives doubled a 4 KB/s stream's CPU, and with a 10 ms gap tern run's
+// 4 KB/s stream costs about 0.035 CPU s/s more than with the pace alone,
+// the interface's within the noise (docs/speed.md).
 //
 // The interval is longer than a 30 fps frame: a slowly streamed answer costs
 // less CPU that way (the end-to-end benchmark's 4 KB/s stream), and the
@@ -33,7 +36,7 @@ import (
 const (
 	paceInterval = 50 * time.Millisecond
 	paceBytes    = 2 << 10
-	readGap      = 4 * time.Millisecond
+	readGap      = 10 * time.Millisecond
 	// readChunk is what one read of the body asks for; maxAhead bounds what
 	// is read ahead of the consumer.
 	readChunk = 32 << 10
