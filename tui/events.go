@@ -21,7 +21,7 @@ func (m *model) onEvents(msg eventsMsg) tea.Cmd {
 		cmds = append(cmds, m.onEvent(ev))
 	}
 	if !msg.closed {
-		cmds = append(cmds, m.listen(msg.events))
+		cmds = append(cmds, m.listen())
 	} else if m.busy && m.shell == nil {
 		m.busy = false
 		m.tr.add(&errorBlock{title: "The agent stopped", body: "Its event stream closed while a turn was running.", hint: "Restart tern; the session log keeps what happened."})

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ternhq/tern/agent"
 )
@@ -28,62 +31,60 @@ func TestStreamedTextWaitsForTheFrame(t *testing.T) {
 	m, fb := newTestModel(t, Options{})
 	startStream(t, m, fb)
 	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: "Hello"}}})
-	if !m.deferred {
-		t.Fatal("with a frame due, streamed text should leave the next events to the frame")
-	}
-	// Nothing waits on the channel now (the command Update returned is not
-	// run): only the frame can take these.
-	fb.ch <- agent.Event{Kind: agent.EventTextDelta, Turn: 1, Text: ", "}
-	fb.ch <- agent.Event{Kind: agent.EventTextDelta, Turn: 1, Text: "world"}
 	m.Update(frameMsg{id: m.frameID})
-	if got := m.answer.text(); got != "Hello, world" {
-		t.Errorf("after the frame the answer is %q, want the events that arrived before it", got)
+	_, cmd := m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: ", world"}}})
+	if cmd == nil {
+		t.Fatal("streamed text must leave a subscription waiting for the next events")
 	}
-	if len(fb.ch) != 0 || !m.deferred {
-		t.Errorf("text kept streaming: the frame should take every event (%d left) and leave the next to the next frame (deferred %v)", len(fb.ch), m.deferred)
+	if strings.Contains(ansi.Strip(m.View().Content), "Hello, world") {
+		t.Error("streamed text was drawn before the frame")
 	}
-	fb.ch <- agent.Event{Kind: agent.EventTextDelta, Turn: 1, Text: "!"}
+	m.Update(frameMsg{id: m.frameID})
+	if !strings.Contains(ansi.Strip(m.View().Content), "Hello, world") {
+		t.Error("the frame did not draw the streamed text")
+	}
+}
+
+func TestEndOfAnswerIsTakenAtOnce(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	startStream(t, m, fb)
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: "Hello"}}})
+	_, cmd := m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: ", world"}}})
+	// With a frame armed, the end of the turn is taken by the subscription
+	// that streamed text left, not held until the frame.
 	fb.ch <- agent.Event{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone}}
+	var end *eventsMsg
+	for _, out := range collectWait(cmd, 5*time.Second) {
+		if ev, ok := out.(eventsMsg); ok {
+			end = &ev
+		}
+	}
+	if end == nil || len(end.events) != 1 || end.events[0].Kind != agent.EventTurnFinished {
+		t.Fatalf("the subscription after streamed text took %v, want the end of the turn", end)
+	}
+	m.Update(*end)
+	if m.busy {
+		t.Error("the turn still runs after its end")
+	}
+	if !strings.Contains(ansi.Strip(m.View().Content), "Hello, world") {
+		t.Errorf("the finished answer is not on the screen before the next frame:\n%s", m.View().Content)
+	}
+}
+
+func TestDrawingForAnotherEventShowsStreamedText(t *testing.T) {
+	t.Parallel()
+	m, fb := newTestModel(t, Options{})
+	startStream(t, m, fb)
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: "Hello"}}})
 	m.Update(frameMsg{id: m.frameID})
-	if m.busy || m.deferred {
-		t.Errorf("after the turn ended: busy %v, deferred %v; want the subscription waiting again", m.busy, m.deferred)
-	}
-	if got := m.tr.blocks[len(m.tr.blocks)-1].(*assistantBlock).text(); got != "Hello, world!" {
-		t.Errorf("the answer is %q", got)
-	}
-}
-
-func TestPausedStreamWaitsAgain(t *testing.T) {
-	t.Parallel()
-	m, fb := newTestModel(t, Options{})
-	startStream(t, m, fb)
-	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: "Hello"}}})
-	m.Update(frameMsg{id: m.frameID}) // nothing arrived since
-	if m.deferred {
-		t.Error("a frame that found no events should wait on the channel again")
-	}
-}
-
-func TestOtherEventsAreNotDeferred(t *testing.T) {
-	t.Parallel()
-	m, fb := newTestModel(t, Options{})
-	startStream(t, m, fb)
+	// The stream ends: its usage comes before the end of the turn, which
+	// the session log syncs first. Drawn now, the screen has all the text.
 	m.Update(eventsMsg{events: []agent.Event{
-		{Kind: agent.EventTextDelta, Turn: 1, Text: "Let me look."},
-		{Kind: agent.EventToolCallStarted, Turn: 1, Call: &agent.Call{ID: "c1", Name: "read_file"}},
+		{Kind: agent.EventTextDelta, Turn: 1, Text: ", world"},
+		{Kind: agent.EventUsage, Turn: 1},
 	}})
-	if m.deferred {
-		t.Error("a batch with more than streamed text must keep waiting on the channel")
-	}
-}
-
-func TestSlowFramesDoNotHoldEvents(t *testing.T) {
-	t.Parallel()
-	m, fb := newTestModel(t, Options{})
-	startStream(t, m, fb)
-	m.frameCost = frameMax // rendering is slow: frames come rarely
-	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Turn: 1, Text: "Hello"}}})
-	if m.deferred {
-		t.Error("with the next frame further than frameMin away, events must not wait for it")
+	if !strings.Contains(ansi.Strip(m.View().Content), "Hello, world") {
+		t.Errorf("a screen drawn for the usage lacks the text streamed before it:\n%s", m.View().Content)
 	}
 }

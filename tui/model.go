@@ -134,9 +134,6 @@ type model struct {
 	frameDue   time.Time // when the armed frame fires
 	frameID    int       // frames from superseded timers are ignored
 	frameCost  time.Duration
-	// deferred is set while nobody waits on the agent's events: the next
-	// frame takes them (see listen).
-	deferred bool
 
 	// inputView is the input's last drawing; frames, which leave the input
 	// alone, reuse it (the textarea draws itself in O(content)).
@@ -315,11 +312,7 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.frameArmed = false
 	start := time.Now()
-	caught := m.catchUp()
-	for b := range m.streamed {
-		m.tr.changed(b)
-		delete(m.streamed, b)
-	}
+	m.takeStreamed()
 	for _, c := range m.cards {
 		if c.live() {
 			c.invalidate()
@@ -331,9 +324,17 @@ func (m *model) onFrame(id int) tea.Cmd {
 	m.layout()
 	m.frameCost = (3*m.frameCost + time.Since(start)) / 4 // one costly frame only slows the next few a little
 	if m.busy || m.shell != nil {
-		return tea.Batch(caught, m.scheduleFrame(max(spinnerEvery, m.frameDelay())))
+		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
 	}
-	return caught
+	return nil
+}
+
+// takeStreamed has the blocks that grew since the last frame rendered again.
+func (m *model) takeStreamed() {
+	for b := range m.streamed {
+		m.tr.changed(b)
+		delete(m.streamed, b)
+	}
 }
 
 // markStreamed notes that b grew; the next frame renders it.
@@ -365,6 +366,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.layout()
 			return m, cmd // nothing visible changed: the frame will show it
 		}
+		m.takeStreamed() // drawn now, so with what streamed since the last frame
 	case frameMsg:
 		cmd = m.onFrame(msg.id)
 	case tea.KeyPressMsg:

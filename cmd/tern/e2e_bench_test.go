@@ -453,9 +453,15 @@ func TestE2EStreamingBench(t *testing.T) {
 // away) and returns the CPU time and wall time it took.
 func ternRun(t *testing.T, g *sseGateway, args ...string) (cpu, wall time.Duration) {
 	t.Helper()
+	return ternRunEnv(t, tmuxEnv(t, g.srv.URL), args...)
+}
+
+// ternRunEnv is ternRun with the whole environment given.
+func ternRunEnv(t *testing.T, env []string, args ...string) (cpu, wall time.Duration) {
+	t.Helper()
 	cmd := exec.Command(ternBin, args...)
 	cmd.Dir = t.TempDir()
-	cmd.Env = tmuxEnv(t, g.srv.URL)
+	cmd.Env = env
 	start := time.Now()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tern %s: %v\n%s", strings.Join(args, " "), err, out)

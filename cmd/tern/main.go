@@ -46,7 +46,10 @@ func main() {
 	}
 	c := newCLI()
 	hideKeyFromChildren()
-	os.Exit(c.main(context.Background(), os.Args[1:]))
+	stop := startCPUProfile(os.Getenv)
+	code := c.main(context.Background(), os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
 // cli holds the process state the commands use, so tests can replace it.

@@ -1,74 +1,293 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"sync"
 	"time"
 )
 
 // Reading pace. A gateway flushes every token as its own small write, so a
-// reader that reads as soon as bytes arrive wakes up once per token: a
-// thousand times a second for a fast model. A wake-up costs more CPU in the
-// Go scheduler and the kernel than everything else the token costs
-// (BenchmarkStream15k), and each read wakes the agent, the session recorder
-// and the interface in turn. While the
-// answer arrives in small pieces, the body is therefore read at most once
-// per paceInterval: the kernel holds what arrives in between, and one read
-// takes it all. A read that returns paceBytes or more means the data comes
-// faster than it is read, and the next read follows at once, so pacing
-// never limits throughput; the first read after a pause in the stream is
-// never delayed. What this costs is at most paceInterval of latency on a
-// piece that arrives within paceInterval of the previous one (the end of an
-// answer included). The interval is longer than a 30 fps frame: a slowly
-// streamed answer costs less CPU that way (the end-to-end benchmark's 4 KB/s
-// stream, cmd/tern/e2e_bench_test.go), and the interface redraws streaming
-// text no more often anyway, as its frames adapt to what they cost.
+// reader that hands on each piece as it arrives wakes the agent, the session
+// recorder and the interface once per token: a thousand times a second for
+// a fast model. While the answer arrives in small pieces, what arrived is
+// therefore handed on at most once per paceInterval. A read of paceBytes or
+// more means the data comes faster than it is taken, and it is handed on at
+// once, so pacing never limits throughput; the first piece after a pause in
+// the stream is never delayed either.
+//
+// The end of the stream is not paced: a finish reason, "data: [DONE]", the
+// end of the body or an error are handed on as soon as they arrive, and so
+// is everything after them. Telling the end needs the bytes, so a goroutine
+// reads the body at most once per readGap while the pieces are small: the
+// end reaches the agent within readGap of the gateway's last byte instead
+// of up to paceInterval later (the end of an answer was on screen 41-46 ms
+// after the last byte before, 8-10 ms after, cmd/tern/e2e_bench_test.go).
+// Wake-ups are what costs CPU on a loaded machine: reading each piece as it
+// arrives doubled a 4 KB/s stream's CPU, and with a 10 ms gap tern run's
+// 4 KB/s stream costs about 0.035 CPU s/s more than with the pace alone,
+// the interface's within the noise (docs/speed.md).
+//
+// The interval is longer than a 30 fps frame: a slowly streamed answer costs
+// less CPU that way (the end-to-end benchmark's 4 KB/s stream), and the
+// interface redraws streaming text no more often anyway, as its frames
+// adapt to what they cost.
 const (
 	paceInterval = 50 * time.Millisecond
 	paceBytes    = 2 << 10
+	readGap      = 10 * time.Millisecond
+	// readChunk is what one read of the body asks for; maxAhead bounds what
+	// is read ahead of the consumer.
+	readChunk = 32 << 10
+	maxAhead  = 256 << 10
 )
 
-// pacedBody reads a response body at the pace described above. The wait
-// between reads ends at once when ctx is cancelled.
+// pacedBody reads a response body at the pace described above. Its reading
+// goroutine stops at the end of the body, at a read error, when ctx ends and
+// at close; the stream closes the body as well, which ends a read that
+// waits. The wait in Read ends at once when ctx is cancelled.
 type pacedBody struct {
-	ctx   context.Context
-	r     io.Reader
-	last  time.Time // when the last read returned
-	small bool      // the last read returned fewer than paceBytes
-	timer *time.Timer
+	ctx  context.Context
+	r    io.Reader
+	once sync.Once
+	stop chan struct{} // closed by close
+	// wake tells Read that what it waits for arrived; room tells the reading
+	// goroutine that Read took data. Both hold one signal at most.
+	wake chan struct{}
+	room chan struct{}
+
+	mu      sync.Mutex
+	buf     []byte    // buf[head:] was read and not yet taken
+	head    int       // what Read took of buf
+	err     error     // the read error that ended the body, after buf
+	end     bool      // the end was seen: nothing is paced any more
+	scanned int       // buf[:scanned] was searched for the end
+	waiting bool      // Read waits; wake it when due says so
+	due     time.Time // from when Read takes any data, however small
+
+	timer *time.Timer // Read's, for its waits
 }
 
 func newPacedBody(ctx context.Context, r io.Reader) *pacedBody {
-	return &pacedBody{ctx: ctx, r: r}
+	return &pacedBody{
+		ctx:  ctx,
+		r:    r,
+		stop: make(chan struct{}),
+		wake: make(chan struct{}, 1),
+		room: make(chan struct{}, 1),
+	}
 }
 
-// Read waits until paceInterval after the previous read when that one was
-// small, then reads.
+// close stops the reading goroutine once its read returns; it is safe to
+// call more than once.
+func (p *pacedBody) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	select {
+	case <-p.stop:
+	default:
+		close(p.stop)
+	}
+}
+
+// Read returns what arrived once it is due: at once after a large read, at
+// the end of the stream or after a pause; otherwise paceInterval after the
+// previous small one.
 func (p *pacedBody) Read(b []byte) (int, error) {
-	if p.small {
-		if d := paceInterval - time.Since(p.last); d > 0 {
-			if err := p.wait(d); err != nil {
-				return 0, err
+	p.once.Do(func() { go p.fill() })
+	for {
+		if err := p.ctx.Err(); err != nil {
+			return 0, err
+		}
+		p.mu.Lock()
+		now := time.Now()
+		if k := p.pending(); k > 0 && (p.end || k >= paceBytes || !now.Before(p.due)) {
+			n := copy(b, p.buf[p.head:])
+			p.head += n
+			if p.head == len(p.buf) {
+				p.buf, p.head, p.scanned = p.buf[:0], 0, 0
 			}
+			if n < paceBytes {
+				p.due = now.Add(paceInterval)
+			} else {
+				p.due = now
+			}
+			p.mu.Unlock()
+			signal(p.room)
+			return n, nil
+		}
+		if p.pending() == 0 && p.err != nil {
+			err := p.err
+			p.mu.Unlock()
+			return 0, err
+		}
+		// Wait for the reading goroutine, and until due: data that arrives
+		// before then is taken then.
+		p.waiting = true
+		wait := p.due.Sub(now)
+		p.mu.Unlock()
+		err := p.sleep(wait)
+		p.mu.Lock()
+		p.waiting = false
+		p.mu.Unlock()
+		if err != nil {
+			return 0, err
 		}
 	}
-	n, err := p.r.Read(b)
-	p.last, p.small = time.Now(), n < paceBytes
-	return n, err
 }
 
-// wait sleeps for d or until ctx is cancelled, reusing one timer.
-func (p *pacedBody) wait(d time.Duration) error {
-	if p.timer == nil {
-		p.timer = time.NewTimer(d)
-	} else {
-		p.timer.Reset(d)
+// sleep waits for a wake signal, for d when d > 0, or until ctx ends.
+func (p *pacedBody) sleep(d time.Duration) error {
+	var tc <-chan time.Time
+	if d > 0 {
+		if p.timer == nil {
+			p.timer = time.NewTimer(d)
+		} else {
+			p.timer.Reset(d)
+		}
+		tc = p.timer.C
+		defer p.timer.Stop()
 	}
 	select {
 	case <-p.ctx.Done():
-		p.timer.Stop()
 		return p.ctx.Err()
-	case <-p.timer.C:
-		return nil
+	case <-p.wake:
+	case <-tc:
+	}
+	return nil
+}
+
+// fill is the reading goroutine: it appends what arrives to buf, marks the
+// end when it sees it, and wakes Read when what it waits for is there.
+func (p *pacedBody) fill() {
+	chunk := make([]byte, readChunk)
+	var gap *time.Timer
+	defer func() {
+		if gap != nil {
+			gap.Stop()
+		}
+	}()
+	for {
+		if !p.roomAhead() {
+			return
+		}
+		n, err := p.r.Read(chunk)
+		p.mu.Lock()
+		p.appendLocked(chunk[:n])
+		if err != nil {
+			p.err, p.end = err, true
+		}
+		if !p.end && endSeen(p.buf[max(p.head, p.scanned-endOverlap, len(p.buf)-endWindow):]) {
+			p.end = true
+		}
+		p.scanned = len(p.buf)
+		k := p.pending()
+		due := p.waiting && k > 0 && (p.end || k >= paceBytes || !time.Now().Before(p.due))
+		end := p.end
+		p.mu.Unlock()
+		if due || err != nil {
+			signal(p.wake)
+		}
+		if err != nil {
+			return
+		}
+		if end || n >= paceBytes {
+			continue
+		}
+		// Small pieces: let a few more arrive before the next read.
+		if gap == nil {
+			gap = time.NewTimer(readGap)
+		} else {
+			gap.Reset(readGap)
+		}
+		select {
+		case <-gap.C:
+		case <-p.stop:
+			return
+		case <-p.ctx.Done():
+			return
+		}
+	}
+}
+
+// pending is how many bytes wait for Read.
+func (p *pacedBody) pending() int { return len(p.buf) - p.head }
+
+// appendLocked adds b to buf, first moving what waits to the front when
+// Read took at least half of buf.
+func (p *pacedBody) appendLocked(b []byte) {
+	if p.head > 0 && p.head >= len(p.buf)/2 {
+		n := copy(p.buf, p.buf[p.head:])
+		p.buf, p.scanned, p.head = p.buf[:n], max(0, p.scanned-p.head), 0
+	}
+	p.buf = append(p.buf, b...)
+}
+
+// roomAhead waits while maxAhead bytes wait for Read; it is false when the
+// body is closed or ctx ends meanwhile.
+func (p *pacedBody) roomAhead() bool {
+	for {
+		p.mu.Lock()
+		full := p.pending() >= maxAhead
+		p.mu.Unlock()
+		if !full {
+			select {
+			case <-p.stop:
+				return false
+			default:
+				return true
+			}
+		}
+		select {
+		case <-p.room:
+		case <-p.stop:
+			return false
+		case <-p.ctx.Done():
+			return false
+		}
+	}
+}
+
+// signal leaves a signal in c unless one waits there already.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// The end is searched for in what arrived, from endOverlap before it (a
+// marker split between two reads is found), and only in its last
+// endWindow bytes: the end comes last, with a usage chunk and [DONE] at
+// most after it, and in a larger read that is not paced anyway. Searching
+// every chunk's "finish_reason":null cost a fast stream 0.2 µs an event.
+const (
+	endOverlap = 32
+	endWindow  = paceBytes
+)
+
+var finishKey = []byte(`"finish_reason"`)
+
+// endSeen reports whether b holds the end of an answer: a finish reason
+// with a value (not null) or a [DONE] data line. A false alarm (the words
+// in the answer's text) only stops pacing early.
+func endSeen(b []byte) bool {
+	if bytes.Contains(b, doneMarker) {
+		return true
+	}
+	for {
+		i := bytes.Index(b, finishKey)
+		if i < 0 {
+			return false
+		}
+		b = b[i+len(finishKey):]
+		j := 0
+		for j < len(b) && (b[j] == ' ' || b[j] == ':' || b[j] == '\t') {
+			j++
+		}
+		if j < len(b) && b[j] == '"' {
+			return true
+		}
 	}
 }

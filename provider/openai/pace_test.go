@@ -9,61 +9,142 @@ import (
 	"time"
 )
 
-// pieces is a reader that returns one piece per Read and records when each
-// Read was called.
-type pieces struct {
-	parts []string
-	calls []time.Time
+// timed is a body whose pieces arrive at given offsets from its first
+// read, as a gateway writes them; Read blocks until the next one is due.
+type timed struct {
+	start  time.Time
+	at     []time.Duration
+	parts  []string
+	closed chan struct{}
 }
 
-func (p *pieces) Read(b []byte) (int, error) {
-	p.calls = append(p.calls, time.Now())
+func newTimed(at []time.Duration, parts []string) *timed {
+	return &timed{at: at, parts: parts, closed: make(chan struct{})}
+}
+
+func (p *timed) Read(b []byte) (int, error) {
+	if p.start.IsZero() {
+		p.start = time.Now()
+	}
 	if len(p.parts) == 0 {
 		return 0, io.EOF
 	}
+	select {
+	case <-time.After(time.Until(p.start.Add(p.at[0]))):
+	case <-p.closed:
+		return 0, errors.New("closed")
+	}
 	n := copy(b, p.parts[0])
-	p.parts = p.parts[1:]
+	p.parts, p.at = p.parts[1:], p.at[1:]
 	return n, nil
+}
+
+// readAll reads r to its end and returns each piece Read returned with when.
+func readAll(t *testing.T, r io.Reader) (got []string, when []time.Time) {
+	t.Helper()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			got, when = append(got, string(buf[:n])), append(when, time.Now())
+		}
+		if errors.Is(err, io.EOF) {
+			return got, when
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestPacedBodySpacesSmallReads(t *testing.T) {
 	t.Parallel()
-	src := &pieces{parts: []string{"a", "b", "c"}}
-	r := newPacedBody(context.Background(), src)
-	got, err := io.ReadAll(r)
-	if err != nil || string(got) != "abc" {
-		t.Fatalf("read %q, %v", got, err)
+	// A piece every 5 ms for 200 ms, then a pause: handed on at most every
+	// paceInterval, and all of it.
+	var at []time.Duration
+	var parts []string
+	for i := range 40 {
+		at, parts = append(at, time.Duration(i)*5*time.Millisecond), append(parts, "x")
 	}
-	for i := 1; i < len(src.calls); i++ {
-		if gap := src.calls[i].Sub(src.calls[i-1]); gap < paceInterval-time.Millisecond {
-			t.Errorf("read %d came %v after the one before, want at least %v", i, gap, paceInterval)
-		}
+	r := newPacedBody(context.Background(), newTimed(at, parts))
+	defer r.close()
+	start := time.Now()
+	got, _ := readAll(t, r)
+	took := time.Since(start)
+	if joined := strings.Join(got, ""); joined != strings.Repeat("x", 40) {
+		t.Fatalf("read %q", joined)
+	}
+	// Counted rather than timed one by one: a loaded machine may stall the
+	// test between a Read and its clock reading. Unpaced, about 40.
+	if most := int(took/paceInterval) + 2; len(got) > most {
+		t.Errorf("%d pieces handed on in %v, want at most %d: not paced", len(got), took, most)
+	}
+}
+
+func TestPacedBodyHandsOnTheEndAtOnce(t *testing.T) {
+	t.Parallel()
+	const text = `data: {"choices":[{"delta":{"content":"a"},"finish_reason":null}]}` + "\n\n"
+	for _, tc := range []struct {
+		name string
+		last string
+	}{
+		{"finish reason", `data: {"choices":[{"delta":{},"finish_reason": "stop"}]}` + "\n\n"},
+		{"done", "data: [DONE]\n\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			// The second piece is held until paceInterval; the end arrives
+			// 5 ms after that, and pacing would hold it 45 ms more.
+			const endAt = paceInterval + 5*time.Millisecond
+			src := newTimed([]time.Duration{0, 20 * time.Millisecond, endAt, time.Hour}, []string{text, text, tc.last, text})
+			r := newPacedBody(context.Background(), src)
+			defer func() { r.close(); close(src.closed) }()
+			buf := make([]byte, 4096)
+			var got strings.Builder
+			start := time.Now()
+			for !strings.Contains(got.String(), tc.last) {
+				n, err := r.Read(buf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.Write(buf[:n])
+			}
+			// Loose, as a loaded machine delays timers: pacing would take
+			// 2*paceInterval.
+			if took := time.Since(start); took >= endAt+paceInterval/2 {
+				t.Errorf("the end was handed on after %v, want about %v", took, endAt)
+			}
+		})
 	}
 }
 
 func TestPacedBodyKeepsUpWithLargeReads(t *testing.T) {
 	t.Parallel()
 	big := strings.Repeat("x", paceBytes)
-	src := &pieces{parts: []string{big, big, big, big, big, big, big, big}}
-	r := newPacedBody(context.Background(), src)
-	start := time.Now()
-	buf := make([]byte, 2*paceBytes)
+	var at []time.Duration
+	var parts []string
 	for range 8 {
-		if _, err := r.Read(buf); err != nil {
-			t.Fatal(err)
-		}
+		at, parts = append(at, 0), append(parts, big)
 	}
+	r := newPacedBody(context.Background(), newTimed(at, parts))
+	defer r.close()
+	start := time.Now()
+	got, _ := readAll(t, r)
 	// Paced, eight reads would take 7 intervals; unpaced they take nothing.
 	if took := time.Since(start); took >= 3*paceInterval {
 		t.Errorf("8 reads of %d bytes took %v: data arriving fast must not be paced", paceBytes, took)
+	}
+	if n := len(strings.Join(got, "")); n != 8*paceBytes {
+		t.Errorf("read %d bytes, want %d", n, 8*paceBytes)
 	}
 }
 
 func TestPacedBodyWaitEndsOnCancel(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
-	src := &pieces{parts: []string{"a", "b"}}
+	src := newTimed([]time.Duration{0, time.Millisecond, time.Hour}, []string{"a", "b", "c"})
 	r := newPacedBody(ctx, src)
+	defer func() { r.close(); close(src.closed) }()
 	buf := make([]byte, 8)
 	if _, err := r.Read(buf); err != nil {
 		t.Fatal(err)
@@ -72,8 +153,25 @@ func TestPacedBodyWaitEndsOnCancel(t *testing.T) {
 	if _, err := r.Read(buf); !errors.Is(err, context.Canceled) {
 		t.Errorf("read after cancel: %v, want context.Canceled", err)
 	}
-	if len(src.calls) != 1 {
-		t.Errorf("the body was read %d times, want 1: a cancelled wait must not read", len(src.calls))
+}
+
+func TestEndSeen(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{`"finish_reason":null}`, false},
+		{`"finish_reason":"stop"}`, true},
+		{`"finish_reason" : "length"`, true},
+		{`"finish_reason":`, false},
+		{`"finish_reason":null},{"finish_reason":"tool_calls"`, true},
+		{"data: [DONE]\n", true},
+		{`{"content":"hello"}`, false},
+	} {
+		if got := endSeen([]byte(tc.in)); got != tc.want {
+			t.Errorf("endSeen(%q) = %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }
 

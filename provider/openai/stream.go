@@ -31,10 +31,11 @@ type stream struct {
 	effortObject string
 
 	// cs owns the HTTP response; sse reads its body.
-	cs  *goopenai.ChatCompletionStream
-	sse *sseReader
-	dec decoder
-	ch  chunk
+	cs    *goopenai.ChatCompletionStream
+	paced *pacedBody
+	sse   *sseReader
+	dec   decoder
+	ch    chunk
 
 	// wd bounds the attempt's waits for data; actx is the attempt's
 	// context, which wd cancels.
@@ -92,7 +93,8 @@ func (s *stream) open() *provider.Error {
 		wd.stop()
 		return &provider.Error{Kind: provider.ErrProtocol, Message: "go-openai returned a stream without an HTTP response"}
 	}
-	s.cs, s.sse = cs, newSSEReader(newPacedBody(actx, ex.resp.Body))
+	s.paced = newPacedBody(actx, ex.resp.Body)
+	s.cs, s.sse = cs, newSSEReader(s.paced)
 	s.wd, s.actx = wd, actx
 	s.finished, s.sawCall, s.gotEvent = false, false, false
 	return nil
@@ -184,9 +186,10 @@ func (s *stream) release() error {
 	if s.cs == nil {
 		return nil
 	}
+	s.paced.close()
 	err := s.cs.Close()
 	s.wd.stop()
-	s.cs, s.sse, s.wd = nil, nil, nil
+	s.cs, s.paced, s.sse, s.wd = nil, nil, nil, nil
 	return err
 }
 
