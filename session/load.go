@@ -162,6 +162,10 @@ func decodeRecord(line []byte) (r rawRecord, known bool, err error) {
 	if r.typ == "" {
 		return r, false, errors.New(`no "type" field`)
 	}
+	if b, ok := fastBody(Type(env.Type), line); ok {
+		r.Body = b
+		return r, true, nil
+	}
 	var b Body
 	switch Type(env.Type) {
 	case TypeUserMessage:

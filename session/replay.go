@@ -20,7 +20,10 @@ import (
 // the last request's. Notices (EntryNotice) have no event; render them from
 // Entries.
 func (st *State) Replay() []agent.Event {
-	var out []agent.Event
+	// Sized up front: grown by doubling, the slice of ~50,000 events of a
+	// long session was copied and cleared over and over (pprof of tern -c:
+	// growslice was most of Replay).
+	out := make([]agent.Event, 0, replayCap(st.Entries))
 	open, turn, interrupted := false, 0, false
 	end := func() {
 		if !open {
@@ -48,7 +51,7 @@ func (st *State) Replay() []agent.Event {
 			}
 			interrupted = e.Interrupted
 		case EntryTool:
-			out = append(out, replayCall(turn, e.Tool)...)
+			out = appendCall(out, turn, e.Tool)
 		case EntryError:
 			out = append(out, agent.Event{Kind: agent.EventError, Turn: turn, Text: e.Text, Err: errors.New(e.Text)})
 		case EntryNotice:
@@ -89,10 +92,30 @@ func subUsage(a, b provider.Usage) provider.Usage {
 	}
 }
 
-// replayCall returns the events of one tool call.
-func replayCall(turn int, t *ToolEntry) []agent.Event {
+// replayCap is about how many events Replay makes of entries (a subagent's
+// calls can add a few more).
+func replayCap(entries []Entry) int {
+	n := 4 // the usage events and the last turn's end
+	for _, e := range entries {
+		switch e.Kind {
+		case EntryUser, EntryAssistant:
+			n += 2
+		case EntryTool:
+			n += 4
+			if e.Tool != nil {
+				n += 2 * len(e.Tool.Subagent)
+			}
+		case EntryError, EntryNotice, EntryCompaction:
+			n++
+		}
+	}
+	return n
+}
+
+// appendCall appends the events of one tool call to out.
+func appendCall(out []agent.Event, turn int, t *ToolEntry) []agent.Event {
 	if t == nil {
-		return nil
+		return out
 	}
 	call := &agent.Call{ID: t.CallID, Name: t.Name}
 	if t.Args != "" {
@@ -101,10 +124,10 @@ func replayCall(turn int, t *ToolEntry) []agent.Event {
 	// Started before Ready, as live: consumers close the answer in progress
 	// when a call starts, so text after the call does not join the text before it.
 	started := &agent.Call{ID: t.CallID, Name: t.Name}
-	out := []agent.Event{
-		{Kind: agent.EventToolCallStarted, Turn: turn, Call: started},
-		{Kind: agent.EventToolCallReady, Turn: turn, Call: call},
-	}
+	out = append(out,
+		agent.Event{Kind: agent.EventToolCallStarted, Turn: turn, Call: started},
+		agent.Event{Kind: agent.EventToolCallReady, Turn: turn, Call: call},
+	)
 	if a := t.Approval; a != nil {
 		d := agent.Decision{Kind: decisionKind(a.Decision), Auto: a.Auto, Message: a.Message}
 		req := agent.NewApprovalRequest(a.RequestID, *call, 0, tools.Preview{}, agent.Scope{Key: a.Scope})
