@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"strings"
 	"unicode"
@@ -287,7 +288,7 @@ func (s *scanner) str(dst *string) bool {
 		return false
 	}
 	raw := s.b[start:end]
-	if plain(raw) {
+	if bytes.IndexByte(raw, '\\') < 0 && textRun(raw) {
 		*dst = string(raw)
 		s.i = end + 1
 		return true
@@ -296,39 +297,77 @@ func (s *scanner) str(dst *string) bool {
 	// (each becomes the three of U+FFFD): one allocation, no copy at the end.
 	var b strings.Builder
 	b.Grow(len(raw))
-	for s.i < end {
-		c := s.b[s.i]
+	// One pass: runs of plain bytes are copied whole, escapes and invalid
+	// bytes are written as they decode.
+	i, run := s.i, s.i
+	for i < end {
+		c := s.b[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '\\' {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(s.b[i:end])
+			if r != utf8.RuneError || size != 1 {
+				i += size // valid UTF-8 stays in the run
+				continue
+			}
+		}
+		b.Write(s.b[run:i])
 		switch {
-		case c < 0x20:
-			return false
 		case c == '\\':
+			s.i = i
 			if !s.escape(&b) {
 				return false
 			}
-		case c < utf8.RuneSelf:
-			// Plain ASCII up to the next escape or other byte.
-			j := s.i + 1
-			for j < end && s.b[j] >= 0x20 && s.b[j] < utf8.RuneSelf && s.b[j] != '\\' {
-				j++
-			}
-			b.Write(s.b[s.i:j])
-			s.i = j
+			i = s.i
+		case c < 0x20:
+			return false
 		default:
-			r, size := utf8.DecodeRune(s.b[s.i:end])
-			if r == utf8.RuneError && size == 1 {
-				b.WriteRune(unicode.ReplacementChar)
-			} else {
-				b.Write(s.b[s.i : s.i+size])
-			}
-			s.i += size
+			b.WriteRune(unicode.ReplacementChar)
+			i++
 		}
+		run = i
 	}
-	if s.i != end {
+	b.Write(s.b[run:i])
+	if i != end {
 		return false
 	}
 	*dst = b.String()
 	s.i = end + 1
 	return true
+}
+
+// textRun reports whether b holds no control character and is valid
+// UTF-8, eight bytes at a time: a byte below 0x20 sets the high bit of its
+// lane in x-0x20… where x's own high bit is clear (the lowest such byte
+// always does; a lane flagged by a borrow is checked byte by byte).
+func textRun(b []byte) bool {
+	const lo, hi = 0x2020202020202020, 0x8080808080808080
+	ascii := true
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if (x-lo)&^x&hi != 0 {
+			for _, c := range b[i : i+8] {
+				if c < 0x20 {
+					return false
+				}
+			}
+		}
+		if x&hi != 0 {
+			ascii = false
+		}
+	}
+	for _, c := range b[i:] {
+		if c < 0x20 {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+	}
+	return ascii || utf8.Valid(b)
 }
 
 // stringEnd returns the index of the quote that closes the string starting
@@ -349,21 +388,6 @@ func (s *scanner) stringEnd() int {
 		}
 		i = q + 1
 	}
-}
-
-// plain reports whether raw needs no unquoting: no escape, no control
-// character, valid UTF-8.
-func plain(raw []byte) bool {
-	ascii := true
-	for _, c := range raw {
-		if c < 0x20 || c == '\\' {
-			return false
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
-	}
-	return ascii || utf8.Valid(raw)
 }
 
 // escape reads the escape at s.i (a backslash) and writes what it stands

@@ -66,6 +66,10 @@ func TestFastBodyMatchesJSON(t *testing.T) {
 		{"surrogate then a plain escape", TypeUserMessage, `,"text":"\ud800\n"}`, true},
 		{"reversed surrogates", TypeUserMessage, `,"text":"\udc00\ud800x"}`, true},
 		{"DEL byte", TypeUserMessage, ",\"text\":\"a\x7fb\"}", true},
+		{"long text with runes", TypeUserMessage, `,"text":"0123456789abcdefé0123456789ab😀cdef0123456789\n0123456789é"}`, true},
+		{"long text, invalid byte", TypeUserMessage, ",\"text\":\"0123456789abcdef\xff0123456789\\n0123456789abcdef\xe2\x82\"}", true},
+		{"long text, control character in a run", TypeUserMessage, ",\"text\":\"0123456789abc\x01def0123456789\"}", false},
+		{"long text, control character after an escape", TypeUserMessage, ",\"text\":\"0123456789\\n0123456789abc\x1fdef\"}", false},
 		{"images", TypeUserMessage, `,"text":"x","images":[{"hash":"h","media_type":"image/png"}]}`, false},
 		{"unknown field", TypeToolResult, `,"call_id":"c","extra":1}`, false},
 		{"case-folded key", TypeUserMessage, `,"Text":"x"}`, false},
@@ -138,4 +142,18 @@ func FuzzFastBody(f *testing.F) {
 			checkFastBody(t, typ, []byte(line))
 		}
 	})
+}
+
+// BenchmarkFastBody decodes a tool result line of 4 KB of command output,
+// the commonest record of a long session.
+func BenchmarkFastBody(b *testing.B) {
+	out := bytes.Repeat([]byte(`ok  \tgithub.com/x/pkg\t0.12s\n--- FAIL: TestThing (0.00s)\n    thing_test.go:12: got \"a\", want \"b\"\n`), 40)
+	line := []byte(`{"type":"tool_result","t":"2026-01-01T00:00:00.000Z","seq":7,"call_id":"c1","tool":"run_shell","status":"ok","output":"` + string(out) + `","exit_code":1,"duration_ms":1234}`)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := fastBody(TypeToolResult, line); !ok {
+			b.Fatal("fastBody declined the line")
+		}
+	}
 }
