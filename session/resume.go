@@ -198,6 +198,10 @@ func newFolder(s *Session) *folder {
 	if s.Path != "" {
 		f.store = NewStore(s.Path)
 	}
+	// Sized up front (about one entry and one message a record), as
+	// growing them was a visible part of resuming a long session.
+	f.st.Entries = make([]Entry, 0, len(s.Records))
+	f.conv, f.convSeq = make([]provider.Message, 0, len(s.Records)), make([]int64, 0, len(s.Records))
 	f.st.Header = s.Header
 	f.st.System = s.Header.SystemPrompt
 	f.st.Model = s.Header.Model
