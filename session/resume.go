@@ -177,6 +177,9 @@ type folder struct {
 	// hidden holds, for each turn a compaction replaced, the fold just
 	// before that compaction, so a rewind can return to it.
 	hidden map[int]*savedFold
+	// unwrapped are the tool messages of conv, by seq, that hold their
+	// output as it is, for finish to wrap.
+	unwrapped map[int64]unwrapped
 }
 
 // savedFold is the conversation just before a rewind, so it can be undone.
@@ -189,9 +192,17 @@ type savedFold struct {
 	hidden    map[int]*savedFold
 }
 
+// unwrapped is a tool message whose output is still to be wrapped with
+// agent.ToolMessage (folder.finish).
+type unwrapped struct {
+	tool   string
+	status tools.Status
+}
+
 func newFolder(s *Session) *folder {
 	f := &folder{
-		turnConv: map[int]int{}, turnEntry: map[int]int{}, tools: map[string]*ToolEntry{},
+		unwrapped: map[int64]unwrapped{},
+		turnConv:  map[int]int{}, turnEntry: map[int]int{}, tools: map[string]*ToolEntry{},
 		saved: map[int64]*savedFold{}, grants: map[string]bool{}, turns: map[int]*TurnInfo{},
 		answered: map[string]bool{}, hidden: map[int]*savedFold{},
 	}
@@ -392,7 +403,12 @@ func (f *folder) addResult(r Record, b ToolResult) {
 	isPending := !f.answered[b.CallID] && slices.ContainsFunc(f.pending, func(c ToolCall) bool { return c.ID == b.CallID })
 	if isPending {
 		f.answered[b.CallID] = true
-		f.message(r.Seq, agent.ToolMessage(b.CallID, b.Tool, status, b.Output))
+		// The output goes in as it is and is wrapped for the model in
+		// finish, once it is known to have outlived the compactions
+		// (agent.ToolMessage copies it: pprof of tern -c, 2,000 turns, had
+		// that copy of every output at a tenth of the resume).
+		f.message(r.Seq, provider.Message{Role: provider.RoleTool, ToolCallID: b.CallID, Content: b.Output})
+		f.unwrapped[r.Seq] = unwrapped{tool: b.Tool, status: status}
 	}
 	if te := f.tools[b.CallID]; te != nil && isPending {
 		te.Result = &res
@@ -546,6 +562,11 @@ func (f *folder) reindexTools() {
 
 func (f *folder) finish() State {
 	f.closePending(Record{Seq: f.lastSeq()})
+	for i, m := range f.conv {
+		if u, ok := f.unwrapped[f.convSeq[i]]; ok && m.Role == provider.RoleTool {
+			f.conv[i] = agent.ToolMessage(m.ToolCallID, u.tool, u.status, m.Content)
+		}
+	}
 	f.st.Messages = f.conv
 	for k := range f.grants {
 		f.st.Grants = append(f.st.Grants, k)
