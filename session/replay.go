@@ -24,6 +24,24 @@ func (st *State) Replay() []agent.Event {
 	// long session was copied and cleared over and over (pprof of tern -c:
 	// growslice was most of Replay).
 	out := make([]agent.Event, 0, replayCap(st.Entries))
+	for ev := range st.ReplayEach {
+		out = append(out, ev)
+	}
+	return out
+}
+
+// ReplayEach yields the events of Replay one at a time, so a long session's
+// are never all held at once (about 12 MB of events for 2,000 turns, written
+// into memory touched for the first time: pprof of tern -c). Its method
+// value is an iter.Seq[agent.Event].
+func (st *State) ReplayEach(yield func(agent.Event) bool) {
+	ok := true
+	emit := func(ev agent.Event) {
+		if ok {
+			ok = yield(ev)
+		}
+	}
+	var call []agent.Event // one call's events, reused
 	open, turn, interrupted := false, 0, false
 	end := func() {
 		if !open {
@@ -33,34 +51,41 @@ func (st *State) Replay() []agent.Event {
 		if interrupted {
 			reason = agent.FinishCancelled
 		}
-		out = append(out, agent.Event{Kind: agent.EventTurnFinished, Turn: turn, Finish: &agent.Finish{Reason: reason}})
+		emit(agent.Event{Kind: agent.EventTurnFinished, Turn: turn, Finish: &agent.Finish{Reason: reason}})
 		open = false
 	}
 	for _, e := range st.Entries {
+		if !ok {
+			return
+		}
 		switch e.Kind {
 		case EntryUser:
 			end()
 			open, turn, interrupted = true, e.Turn, false
-			out = append(out, agent.Event{Kind: agent.EventTurnStarted, Turn: turn, Text: e.Text})
+			emit(agent.Event{Kind: agent.EventTurnStarted, Turn: turn, Text: e.Text})
 		case EntryAssistant:
 			if e.Reasoning != "" {
-				out = append(out, agent.Event{Kind: agent.EventReasoningDelta, Turn: turn, Text: e.Reasoning})
+				emit(agent.Event{Kind: agent.EventReasoningDelta, Turn: turn, Text: e.Reasoning})
 			}
 			if e.Text != "" {
-				out = append(out, agent.Event{Kind: agent.EventTextDelta, Turn: turn, Text: e.Text})
+				emit(agent.Event{Kind: agent.EventTextDelta, Turn: turn, Text: e.Text})
 			}
 			interrupted = e.Interrupted
 		case EntryTool:
-			out = appendCall(out, turn, e.Tool)
+			call = appendCall(call[:0], turn, e.Tool)
+			for _, ev := range call {
+				emit(ev)
+			}
+			clear(call) // no pointers kept past their use
 		case EntryError:
-			out = append(out, agent.Event{Kind: agent.EventError, Turn: turn, Text: e.Text, Err: errors.New(e.Text)})
+			emit(agent.Event{Kind: agent.EventError, Turn: turn, Text: e.Text, Err: errors.New(e.Text)})
 		case EntryNotice:
 		case EntryCompaction:
 			c := &agent.Compaction{Auto: e.Auto, Message: e.Text}
 			if p, ok := agent.ParseCompactMessage(e.Text); ok {
 				c.Summary = p.Summary
 			}
-			out = append(out, agent.Event{Kind: agent.EventCompactionFinished, Turn: turn, Compaction: c})
+			emit(agent.Event{Kind: agent.EventCompactionFinished, Turn: turn, Compaction: c})
 		}
 	}
 	// Estimated usage is replayed apart, marked, so it stays marked.
@@ -70,17 +95,16 @@ func (st *State) Replay() []agent.Event {
 		est = subUsage(est, last)
 	}
 	rest := subUsage(subUsage(st.Usage, last), est)
-	out = append(out, agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: rest})
+	emit(agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: rest})
 	if est != (provider.Usage{}) {
-		out = append(out, agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: est, Response: &agent.ResponseInfo{Estimated: true}})
+		emit(agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: est, Response: &agent.ResponseInfo{Estimated: true}})
 	}
 	lastEv := agent.Event{Kind: agent.EventUsage, Turn: turn, Usage: last}
 	if st.LastEstimated {
 		lastEv.Response = &agent.ResponseInfo{Estimated: true}
 	}
-	out = append(out, lastEv)
+	emit(lastEv)
 	end()
-	return out
 }
 
 // subUsage returns a less b.

@@ -15,7 +15,7 @@ import (
 
 // BenchmarkResumeFirstFrame measures what `tern -c` does before its first
 // frame, in process: find and load the newest session, rebuild its state,
-// replay it into a new interface and draw the first frame at 120x40. The
+// replay its events into a new interface and draw the first frame at 120x40. The
 // session is generated (internal/gen) with 200 turns, or TERN_BENCH_TURNS
 // (issue 20's long session: 2000). Each phase is reported apart.
 func BenchmarkResumeFirstFrame(b *testing.B) {
@@ -28,7 +28,7 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 		Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Title: "bench"}); err != nil {
 		b.Fatal(err)
 	}
-	var load, replay, model, frame time.Duration
+	var load, model, frame time.Duration
 	cpu0 := cpuTime(b)
 	for b.Loop() {
 		t0 := time.Now()
@@ -37,22 +37,19 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		evs := saved.Replay()
-		t2 := time.Now()
 		fb := newFakeBackend()
-		m := newModel(b.Context(), Options{App: fb, Theme: "dark", Workspace: ws, Replay: evs}, noEnv)
-		t3 := time.Now()
+		m := newModel(b.Context(), Options{App: fb, Theme: "dark", Workspace: ws, Replay: saved.Replay()}, noEnv)
+		t2 := time.Now()
 		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		_ = m.View()
-		t4 := time.Now()
+		t3 := time.Now()
 		fb.close()
-		load, replay, model, frame = load+t1.Sub(t0), replay+t2.Sub(t1), model+t3.Sub(t2), frame+t4.Sub(t3)
+		load, model, frame = load+t1.Sub(t0), model+t2.Sub(t1), frame+t3.Sub(t2)
 	}
 	cpu := cpuTime(b) - cpu0
 	n := float64(b.N) * float64(time.Millisecond)
 	b.ReportMetric(float64(cpu)/n, "cpu-ms")
 	b.ReportMetric(float64(load)/n, "ms-load")
-	b.ReportMetric(float64(replay)/n, "ms-events")
 	b.ReportMetric(float64(model)/n, "ms-model")
 	b.ReportMetric(float64(frame)/n, "ms-frame")
 }
