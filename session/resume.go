@@ -526,10 +526,20 @@ func (f *folder) rewind(r Record, b Rewind) {
 
 func (f *folder) save() *savedFold {
 	entries := make([]Entry, len(f.st.Entries))
+	n := 0
+	for _, e := range f.st.Entries {
+		if e.Tool != nil {
+			n++
+		}
+	}
+	// The tool entries are copied into one block: one allocation each was
+	// most of a compaction's cost when a long session is read back (pprof
+	// of tern -c, 2,000 turns: save 60 ms of 650).
+	tools := make([]ToolEntry, 0, n)
 	for i, e := range f.st.Entries {
 		if e.Tool != nil {
-			te := *e.Tool
-			e.Tool = &te
+			tools = append(tools, *e.Tool)
+			e.Tool = &tools[len(tools)-1]
 		}
 		entries[i] = e
 	}
