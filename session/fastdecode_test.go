@@ -157,3 +157,54 @@ func BenchmarkFastBody(b *testing.B) {
 		}
 	}
 }
+
+// TestWriterLinesTakeTheFastPath guards the speed of reading a long session
+// back: every record of the hot types as the Writer writes it (odd text
+// included) must be decoded by fastBody, not left to encoding/json.
+func TestWriterLinesTakeTheFastPath(t *testing.T) {
+	t.Parallel()
+	odd := "tab\there \"quoted\" back\\slash <tag> & é 😀 \x01\x7f \u2028 line\nend"
+	bodies := []Body{
+		UserMessage{Turn: 1, Text: odd},
+		AssistantMessage{Stream: "s1", Text: odd, Reasoning: "why",
+			ToolCalls: []ToolCall{{ID: "c1", Name: "run_shell", Arguments: `{"command":"go test ./..."}`}}, Interrupted: true},
+		ToolResult{CallID: "c1", Tool: "run_shell", Status: StatusOK, Output: odd, Summary: "exit 1", ExitCode: 1, DurationMS: 812},
+		Usage{Prompt: 12000, Completion: 300, Cached: 11000, Estimated: true, FirstTokenMS: 40, DurationMS: 900, Task: "c9"},
+	}
+	for i := range 60 {
+		bodies = append(bodies, eventMix(i))
+	}
+	w, err := Create(t.TempDir(), testHeader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bodies {
+		if _, err := w.Append(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot := 0
+	for line := range bytes.SplitSeq(bytes.TrimSpace(data), []byte("\n")) {
+		env, ok := fastEnvelope(line)
+		if !ok {
+			continue // the header
+		}
+		switch Type(env.Type) {
+		case TypeUserMessage, TypeAssistantMessage, TypeToolResult, TypeUsage:
+			hot++
+			if !checkFastBody(t, Type(env.Type), line) {
+				t.Errorf("fastBody left a line the Writer wrote to encoding/json: %s", line)
+			}
+		}
+	}
+	if hot < 4 {
+		t.Errorf("only %d lines of the hot types were written", hot)
+	}
+}
