@@ -7,6 +7,7 @@ import (
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
+	"github.com/ternhq/tern/tools"
 )
 
 // TestResumeRestoresWhatShapedTheSession resumes a session and checks each
@@ -119,6 +120,44 @@ func TestRestoreCompaction(t *testing.T) {
 	}
 	if len(st.Compactions) != 1 || st.Compactions[0].ToSeq != 2 {
 		t.Errorf("compactions = %+v", st.Compactions)
+	}
+}
+
+// TestRestoreWrapsToolOutputsThatRemain checks the tool messages a
+// compaction left are wrapped for the model, and that the summary, which
+// takes the seq of the first message it replaced (here a tool result), is
+// not.
+func TestRestoreWrapsToolOutputsThatRemain(t *testing.T) {
+	t.Parallel()
+	h := testHeader()
+	h.Workspace = ""
+	call := func(id string) AssistantMessage {
+		return AssistantMessage{ToolCalls: []ToolCall{{ID: id, Name: "read_file", Arguments: `{"path":"a"}`}}}
+	}
+	s := &Session{Header: h, Records: []Record{
+		{Seq: 1, Body: UserMessage{Turn: 1, Text: "first"}},
+		{Seq: 2, Body: call("c1")},
+		{Seq: 3, Body: ToolResult{CallID: "c1", Tool: "read_file", Status: "ok", Output: "one"}},
+		{Seq: 4, Body: AssistantMessage{Text: "answer one"}},
+		{Seq: 5, Body: Compaction{Summary: "We read a.", FromSeq: 3, ToSeq: 4}},
+		{Seq: 6, Body: UserMessage{Turn: 2, Text: "again"}},
+		{Seq: 7, Body: call("c2")},
+		{Seq: 8, Body: ToolResult{CallID: "c2", Tool: "read_file", Status: "error", Output: "gone"}},
+	}}
+	st, err := Restore(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []provider.Message{
+		{Role: provider.RoleUser, Content: "first"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+		{Role: provider.RoleUser, Content: "We read a."},
+		{Role: provider.RoleUser, Content: "again"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c2", Name: "read_file", Arguments: `{"path":"a"}`}}},
+		agent.ToolMessage("c2", "read_file", tools.StatusError, "gone"),
+	}
+	if !reflect.DeepEqual(st.Messages, want) {
+		t.Errorf("conversation = %s\nwant %s", dump(st.Messages), dump(want))
 	}
 }
 

@@ -5,7 +5,7 @@ import "fmt"
 // diffBody is the body of the cards that change a file: the diff, a dozen
 // lines of it unless open, with a hint at how to see the rest.
 func diffBody(c *toolCard, rc *renderCtx, d cardDetail, width int) []string {
-	if c.diff == "" || c.state == cardAwaiting {
+	if c.diffText() == "" || c.state == cardAwaiting {
 		return resultBody(c, rc, d, width)
 	}
 	open := d.open()

@@ -1,7 +1,5 @@
 package tui
 
-import "github.com/ternhq/tern/internal/sanitize"
-
 // editCard draws edit_file calls: the file and the change as a diff.
 type editCard struct{}
 
@@ -10,7 +8,7 @@ func (editCard) icon() string { return "✎" }
 func (editCard) setArgs(c *toolCard, args map[string]any) {
 	c.main = pathOrAnyString(args)
 	if c.diff == "" {
-		c.diff = sanitize.Visible(diffFromArgs(c.name, args))
+		c.diffPending = true // made when first drawn: diffText
 	}
 }
 

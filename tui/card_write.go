@@ -1,7 +1,5 @@
 package tui
 
-import "github.com/ternhq/tern/internal/sanitize"
-
 // writeCard draws write_file calls: the file and its new content as a diff.
 type writeCard struct{}
 
@@ -10,7 +8,7 @@ func (writeCard) icon() string { return "✎" }
 func (writeCard) setArgs(c *toolCard, args map[string]any) {
 	c.main = pathOrAnyString(args)
 	if c.diff == "" {
-		c.diff = sanitize.Visible(diffFromArgs(c.name, args))
+		c.diffPending = true // made when first drawn: diffText
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestReplayShowsEarlierTurns(t *testing.T) {
 		{Kind: agent.EventUsage, Turn: 1, Usage: provider.Usage{PromptTokens: 100, CompletionTokens: 20}},
 		{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone}},
 	}
-	m, fb := newTestModel(t, Options{Replay: replay})
+	m, fb := newTestModel(t, Options{Replay: slices.Values(replay)})
 	s := screen(m)
 	for _, want := range []string{"what module is this?", "Let me look.", "read_file", "go.mod"} {
 		if !strings.Contains(s, want) {

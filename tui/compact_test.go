@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,14 +105,14 @@ func TestResumedSessionShowsCompactionAndTodo(t *testing.T) {
 	t.Parallel()
 	todo := `{"items":[{"text":"read the code","status":"done"},{"text":"fix the bug","status":"pending"}]}`
 	call := &agent.Call{ID: "c1", Name: "todo_write", Args: []byte(todo)}
-	m, _ := newTestModel(t, Options{Replay: []agent.Event{
+	m, _ := newTestModel(t, Options{Replay: slices.Values([]agent.Event{
 		{Kind: agent.EventTurnStarted, Text: "plan it"},
 		{Kind: agent.EventToolCallStarted, Call: &agent.Call{ID: "c1", Name: "todo_write"}},
 		{Kind: agent.EventToolCallReady, Call: call},
 		{Kind: agent.EventToolFinished, Call: call, Result: &agent.ToolResult{Status: tools.StatusOK}},
 		{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}},
 		{Kind: agent.EventCompactionFinished, Compaction: &agent.Compaction{Summary: testSummary}},
-	}})
+	})})
 	s := screen(m)
 	if !strings.Contains(s, "Conversation compacted") || !strings.Contains(s, "Fix the parser.") {
 		t.Fatalf("no compaction block after resume:\n%s", s)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"charm.land/bubbles/v2/textarea"
@@ -204,14 +205,16 @@ func newModel(ctx context.Context, opts Options, getenv func(string) string) *mo
 // replay renders a resumed session's events with the code that renders live
 // ones, so earlier turns look as they did. It runs before Init subscribes to
 // the agent, so live events always come after.
-func (m *model) replay(evs []agent.Event) tea.Cmd {
-	if len(evs) == 0 {
+func (m *model) replay(evs iter.Seq[agent.Event]) tea.Cmd {
+	if evs == nil {
 		return nil
 	}
 	m.rc.now = m.clock()
-	cmds := make([]tea.Cmd, 0, len(evs))
-	for _, ev := range evs {
-		cmds = append(cmds, m.onEvent(ev))
+	var cmds []tea.Cmd
+	for ev := range evs {
+		if cmd := m.onEvent(ev); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
 	}
 	for b := range m.streamed {
 		m.tr.changed(b)

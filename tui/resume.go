@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -222,7 +223,7 @@ func (m *model) showSession(sw *app.Switch) tea.Cmd {
 		}
 		m.tr.add(&noticeBlock{lines: lines})
 	}
-	cmd := m.replay(sw.Replay)
+	cmd := m.replay(slices.Values(sw.Replay))
 	m.busy, m.stopping = false, false
 	m.tr.end()
 	return cmd

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,9 +46,10 @@ type Options struct {
 	Prices *Prices
 	// Memory lists the project memory files in the system prompt, for /memory.
 	Memory []MemoryFile
-	// Replay are a resumed session's events (session.State.Replay); they
-	// are rendered like live ones before the agent's events are read.
-	Replay []agent.Event
+	// Replay are a resumed session's events (session.State.ReplayEach);
+	// they are rendered like live ones, as they come, before the agent's
+	// events are read.
+	Replay iter.Seq[agent.Event]
 	// ResumeAtStart opens the session picker when the interface starts
 	// (tern --resume without an id); with ResumeFork choosing one forks it.
 	// A session that is not recorded opens no picker.

@@ -31,28 +31,30 @@ const maxCardOutput = 64 << 10
 // toolCard is one tool call in the transcript.
 type toolCard struct {
 	cache
-	id       string
-	name     string
-	args     map[string]any
-	raw      json.RawMessage // the arguments as sent, for todo_write
-	main     string          // the argument that says what the call does
-	state    cardState
-	start    time.Time // when it started running
-	took     time.Duration
-	summary  string
-	errText  string
-	diff     string
-	command  string // shell: the command line
-	output   strings.Builder
-	outSan   sanitize.Sanitizer
-	trimmed  bool   // the start of the live output was dropped to bound memory
-	result   string // the tool's output text, for the expanded view
-	note     string // why it was denied or auto-decided
-	exitCode int
-	expanded bool
-	shell    bool      // a `!` command the user ran, not a model call
-	plan     string    // propose_plan: the plan, Markdown, shown whole
-	task     *taskView // task: what the subagent did
+	id      string
+	name    string
+	args    map[string]any
+	raw     json.RawMessage // the arguments as sent, for todo_write
+	main    string          // the argument that says what the call does
+	state   cardState
+	start   time.Time // when it started running
+	took    time.Duration
+	summary string
+	errText string
+	diff    string // read through diffText
+	// diffPending says diff is still to be made from args (diffText).
+	diffPending bool
+	command     string // shell: the command line
+	output      strings.Builder
+	outSan      sanitize.Sanitizer
+	trimmed     bool   // the start of the live output was dropped to bound memory
+	result      string // the tool's output text, for the expanded view
+	note        string // why it was denied or auto-decided
+	exitCode    int
+	expanded    bool
+	shell       bool      // a `!` command the user ran, not a model call
+	plan        string    // propose_plan: the plan, Markdown, shown whole
+	task        *taskView // task: what the subagent did
 	// sandboxed: the command failed with a permission error while
 	// confined, so the sandbox may have refused part of it.
 	sandboxed bool
@@ -78,10 +80,24 @@ func (c *toolCard) setArgs(raw json.RawMessage) {
 	c.renderer().setArgs(c, m)
 }
 
+// diffText is the card's diff, made from its arguments the first time it
+// is asked for: a resumed session replays thousands of edits, and making
+// each diff when the card was replayed was a fifth of the interface's
+// replay (pprof of tern -c on 2,000 turns) for cards mostly never drawn.
+func (c *toolCard) diffText() string {
+	if c.diffPending {
+		c.diffPending = false
+		if c.diff == "" {
+			c.diff = sanitize.Visible(diffFromArgs(c.name, c.args))
+		}
+	}
+	return c.diff
+}
+
 // setPreview takes the diff and command from an approval preview.
 func (c *toolCard) setPreview(p tools.Preview) {
 	if p.Diff != "" {
-		c.diff = sanitize.Visible(p.Diff)
+		c.diff, c.diffPending = sanitize.Visible(p.Diff), false
 	}
 	if p.Command != "" {
 		c.command = sanitize.Visible(p.Command)

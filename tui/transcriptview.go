@@ -132,7 +132,7 @@ type progresser interface {
 }
 
 func (c *toolCard) progress() int {
-	return int(c.state)<<48 + c.output.Len() + len(c.result) + len(c.diff) + len(c.errText)
+	return int(c.state)<<48 + c.output.Len() + len(c.result) + len(c.diffText()) + len(c.errText)
 }
 
 func (b *reasoningBlock) progress() int {

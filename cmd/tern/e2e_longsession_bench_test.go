@@ -27,6 +27,8 @@ const (
 	targetResumeRSS = 150 << 20
 	longTurns       = 2000
 	resumeRuns      = 3
+	dialogRuns      = 5
+	targetDialog    = 50 * time.Millisecond
 )
 
 func TestE2ELongSessionBench(t *testing.T) {
@@ -124,6 +126,27 @@ func TestE2ELongSessionBench(t *testing.T) {
 	b.must("send-keys -t " + b.target + " Home")
 	b.poll(b.target, time.Millisecond, "the top of the history", func(scr string) bool { return strings.Contains(scr, "Turn 1:") })
 	topKeys := typeKeys(10)
+	// /cost, /context and the transcript view, from the key that opens
+	// each to its text on screen.
+	opened := func(keys, want string) time.Duration {
+		start := time.Now()
+		b.must("send-keys -t " + b.target + " " + keys)
+		return b.poll(b.target, time.Millisecond, want, func(scr string) bool { return strings.Contains(scr, want) }).Sub(start)
+	}
+	var costs, contexts, views []time.Duration
+	for range dialogRuns {
+		b.typed(b.target, "/cost")
+		costs = append(costs, opened("Enter", "Session cost"))
+		b.must("send-keys -t " + b.target + " Home") // its text off screen for the next one
+		b.poll(b.target, 5*time.Millisecond, "the top of the history", func(scr string) bool { return !strings.Contains(scr, "Session cost") })
+		b.typed(b.target, "/context")
+		contexts = append(contexts, opened("Enter", "Context · window"))
+		b.must("send-keys -t " + b.target + " Home")
+		b.poll(b.target, 5*time.Millisecond, "the top of the history", func(scr string) bool { return !strings.Contains(scr, "Context · window") })
+		views = append(views, opened("C-t", "transcript · "))
+		b.must("send-keys -t " + b.target + " Escape")
+		b.poll(b.target, 5*time.Millisecond, "the transcript view closed", func(scr string) bool { return !strings.Contains(scr, "transcript · ") })
+	}
 	b.must("send-keys -t " + b.target + " C-c")
 
 	slices.Sort(rss)
@@ -134,14 +157,26 @@ func TestE2ELongSessionBench(t *testing.T) {
 		"\n  keystroke floor (tmux echo of cat, median) %s"+
 		"\n  keystroke at the bottom minus floor (median, max) %s, %s"+
 		"\n  Home → top of the history on screen %s; a page down there %s"+
-		"\n  keystroke at the top minus floor (median, max) %s, %s",
+		"\n  keystroke at the top minus floor (median, max) %s, %s"+
+		"\n  /cost, /context, ctrl+t → on screen (median [range] of %d each) %s [%s-%s], %s [%s-%s], %s [%s-%s]  target ≤ %v",
 		ternBin, longTurns, float64(st.Size())/(1<<20), cpuPressure(),
 		resumeRuns, r(slices.Min(resumes)), r(slices.Max(resumes)), r(median(resumes)), targetResume,
 		mb(rss[len(rss)/2]), mb(settled), r(median(floor)),
 		r(median(bottomKeys)-median(floor)), r(slices.Max(bottomKeys)),
-		r(home1), r(paged), r(median(topKeys)-median(floor)), r(slices.Max(topKeys)))
+		r(home1), r(paged), r(median(topKeys)-median(floor)), r(slices.Max(topKeys)),
+		dialogRuns, r(median(costs)), r(slices.Min(costs)), r(slices.Max(costs)),
+		r(median(contexts)), r(slices.Min(contexts)), r(slices.Max(contexts)),
+		r(median(views)), r(slices.Min(views)), r(slices.Max(views)), targetDialog)
 	if median(resumes) > targetResume {
 		t.Errorf("tern -c of %d turns took %v, want ≤ %v", longTurns, median(resumes), targetResume)
+	}
+	for _, d := range []struct {
+		what string
+		took []time.Duration
+	}{{"/cost", costs}, {"/context", contexts}, {"the transcript view", views}} {
+		if median(d.took) > targetDialog {
+			t.Errorf("%s opened in %v (median), want ≤ %v", d.what, median(d.took), targetDialog)
+		}
 	}
 	if rss[len(rss)/2] > targetResumeRSS {
 		t.Errorf("RSS after tern -c of %d turns %s, want ≤ 150 MB", longTurns, mb(rss[len(rss)/2]))

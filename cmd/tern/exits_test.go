@@ -410,7 +410,8 @@ func TestEveryToolIsGuarded(t *testing.T) {
 // TestEveryInterfaceHookIsClassified until it is added here.
 var (
 	interfaceHooks = map[string]string{
-		"App": "the session service: each of its methods is classified in serviceMethods",
+		"App":    "the session service: each of its methods is classified in serviceMethods",
+		"Replay": "a resumed session's recorded events, drawn on screen only; what they hold passed the exits when it was recorded",
 	}
 	serviceMethods = map[string]string{
 		"MCP": "the MCP servers' states, and their prompts and resources (/mcp__… commands, @server:uri): only what the user " +

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/session"
@@ -87,5 +88,6 @@ func load(info session.Info) (*Saved, error) {
 }
 
 // Replay are the saved session's events, for a front end to show its
-// transcript as it was (session.State.Replay).
-func (s *Saved) Replay() []agent.Event { return s.state.Replay() }
+// transcript as it was, made one at a time as they are read
+// (session.State.ReplayEach).
+func (s *Saved) Replay() iter.Seq[agent.Event] { return s.state.ReplayEach }

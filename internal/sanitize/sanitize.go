@@ -53,19 +53,37 @@ func Clean(s string) string {
 // isClean reports whether s needs no work: valid UTF-8 with no control bytes
 // other than LF and tab, no C1 code points (whose UTF-8 lead byte is 0xC2)
 // and nothing isDropped removes (whose lead bytes are 0xD8, 0xE2 and 0xEF).
+// It runs over every tool output a resumed session replays (pprof of tern -c
+// on 2,000 turns: a tenth of the interface's replay), so the bytes to look at
+// are found through a table, not a chain of comparisons.
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || c == 0xc2:
+		c := s[i]
+		if !suspect[c] {
+			continue
+		}
+		if c != 0xd8 && c != 0xe2 && c != 0xef {
 			return false
-		case c == 0xd8 || c == 0xe2 || c == 0xef:
-			if r, _ := utf8.DecodeRuneInString(s[i:]); isDropped(r) {
-				return false
-			}
+		}
+		if r, _ := utf8.DecodeRuneInString(s[i:]); isDropped(r) {
+			return false
 		}
 	}
 	return utf8.ValidString(s)
 }
+
+// suspect marks the bytes isClean must look at: control bytes but LF and
+// tab, DEL, 0xC2, and the lead bytes of what isDropped removes. Never
+// written after it is built.
+var suspect = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = c != '\n' && c != '\t'
+	}
+	for _, c := range []byte{0x7f, 0xc2, 0xd8, 0xe2, 0xef} {
+		t[c] = true
+	}
+	return t
+}()
 
 // Write cleans the next piece of the stream and returns what can be shown now.
 func (z *Sanitizer) Write(s string) string {
