@@ -49,15 +49,23 @@ func (a *Agent) sendImages(res ToolResult) ToolResult {
 // pictures were sent), with every picture left out and a line in its place
 // so the model knows one was there. a.mu must be held.
 func (a *Agent) requestMessagesLocked() []provider.Message {
-	out := append([]provider.Message(nil), a.messages...)
-	if a.acceptsImagesLocked() {
+	return a.messagesFor(a.model, a.messages)
+}
+
+// messagesFor is a copy of msgs as a request to model sends them: every
+// picture left out, with a line in its place, when model takes no images.
+// Every request built from the conversation (the turn's, the summary of a
+// compaction) goes through it, so no path sends a picture to such a model.
+func (a *Agent) messagesFor(model string, msgs []provider.Message) []provider.Message {
+	out := append([]provider.Message(nil), msgs...)
+	if a.opts.AcceptsImages == nil || a.opts.AcceptsImages(model) {
 		return out
 	}
 	for i, m := range out {
 		if len(m.Images) == 0 {
 			continue
 		}
-		note := fmt.Sprintf("[%d picture(s) left out: the model in use (%s) takes no images]", len(m.Images), a.model)
+		note := fmt.Sprintf("[%d picture(s) left out: the model in use (%s) takes no images]", len(m.Images), model)
 		if m.Content != "" {
 			note = m.Content + "\n" + note
 		}
