@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/gif" // registers GIF for DecodeConfig and Decode
 	"image/jpeg"
 	"image/png"
@@ -76,7 +75,7 @@ func Prepare(name string, data []byte) (Image, error) {
 	if err != nil {
 		return Image{}, fmt.Errorf("%s: %w", name, ErrNotImage)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels || decodedBytes(cfg) > maxDecoded {
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels || decodeCost(cfg, format, data) > maxDecoded {
 		return Image{}, fmt.Errorf("%s is %d×%d pixels: too large to read", name, cfg.Width, cfg.Height)
 	}
 	img := Image{Name: filepath.Base(name), MediaType: "image/" + format, Data: data,
@@ -91,20 +90,27 @@ func Prepare(name string, data []byte) (Image, error) {
 	return img, nil
 }
 
-// shrink decodes the picture, scales it to fit MaxSide (Catmull-Rom, the
-// sharpest of x/image/draw's kernels) and encodes it again: as PNG when it
-// was PNG or GIF (screenshots, diagrams: sharp edges) and that fits
-// MaxBytes, else as JPEG at falling quality and then smaller sizes until it
-// fits.
+// shrink decodes the picture, scales it to fit MaxSide and encodes it
+// again: as PNG when it was PNG or GIF (screenshots, diagrams: sharp
+// edges) and that fits MaxBytes, else as JPEG at falling quality and then
+// smaller sizes until it fits. A picture at least twice the size wanted
+// is first halved (halve) until it is not; the last step is Catmull-Rom,
+// the sharpest of x/image/draw's kernels, when its buffer is small enough
+// (kernelSamples), else bilinear.
 func (i *Image) shrink(format string) error {
 	src, _, err := image.Decode(bytes.NewReader(i.Data))
 	if err != nil {
 		return err
 	}
 	w, h := fit(src.Bounds().Dx(), src.Bounds().Dy(), MaxSide)
+	src = halve(src, w, h)
 	for {
 		dst := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
+		var scaler draw.Scaler = draw.CatmullRom
+		if int64(w)*int64(src.Bounds().Dy()) > kernelSamples {
+			scaler = draw.ApproxBiLinear
+		}
+		scaler.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
 		if format == "png" || format == "gif" {
 			var b bytes.Buffer
 			if err := png.Encode(&b, dst); err != nil {
@@ -134,27 +140,6 @@ func (i *Image) shrink(format string) error {
 
 func (i *Image) set(data []byte, mediaType string, w, h int) {
 	i.Data, i.MediaType, i.Width, i.Height = data, mediaType, w, h
-}
-
-// decodedBytes estimates the memory the decoded picture takes: its pixels
-// times the bytes a pixel of its colour model holds (YCbCr counted at its
-// 4:4:4 worst, anything unknown as 16-bit).
-func decodedBytes(cfg image.Config) int64 {
-	bpp := int64(8)
-	switch cfg.ColorModel {
-	case color.GrayModel, color.AlphaModel:
-		bpp = 1
-	case color.Gray16Model, color.Alpha16Model:
-		bpp = 2
-	case color.YCbCrModel, color.CMYKModel:
-		bpp = 4
-	case color.RGBAModel, color.NRGBAModel:
-		bpp = 4
-	}
-	if _, ok := cfg.ColorModel.(color.Palette); ok {
-		bpp = 1
-	}
-	return int64(cfg.Width) * int64(cfg.Height) * bpp
 }
 
 // fit scales w×h so its long side is at most side, keeping the ratio.
