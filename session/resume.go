@@ -14,6 +14,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // State is everything a session log says shaped the session, rebuilt by
@@ -247,15 +248,22 @@ func (f *folder) images(refs []ImageRef) []provider.Image {
 	var out []provider.Image
 	for _, ref := range refs {
 		if f.store == nil {
-			f.warn("image %s: the session has no blob store; it is left out", ref.Name)
+			f.warn("image %q: the session has no blob store; it is left out", ref.Name)
 			continue
 		}
 		data, err := f.store.Load(ref.Hash)
 		if err != nil {
-			f.warn("image %s is left out: %v", ref.Name, err)
+			f.warn("image %q is left out: %v", ref.Name, err)
 			continue
 		}
-		out = append(out, provider.Image{MediaType: ref.MediaType, Data: data, Hash: ref.Hash, Name: ref.Name})
+		// The store holds checkpoints of files too, and the log says what
+		// it likes: only a picture goes out as one, typed by its content.
+		mediaType, ok := imaging.MediaType(data)
+		if !ok {
+			f.warn("image %q is left out: its blob is no picture", ref.Name)
+			continue
+		}
+		out = append(out, provider.Image{MediaType: mediaType, Data: data, Hash: ref.Hash, Name: ref.Name})
 	}
 	return out
 }

@@ -68,6 +68,18 @@ var extensions = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gi
 // IsImageName reports whether a file name has an image extension.
 func IsImageName(name string) bool { return extensions[strings.ToLower(filepath.Ext(name))] }
 
+// MediaType is the media type data's content says it is (image/png,
+// image/jpeg, image/gif or image/webp); ok is false for data that is no
+// such image. Pictures read back (a session log's) are judged by it, not
+// by what the log says of them.
+func MediaType(data []byte) (string, bool) {
+	_, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return "", false
+	}
+	return "image/" + format, true
+}
+
 // Prepare checks that data is an image and scales it to fit MaxSide and
 // MaxBytes; an image within both is sent as it is.
 func Prepare(name string, data []byte) (Image, error) {
