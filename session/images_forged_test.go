@@ -74,3 +74,54 @@ func TestResumeSendsOnlyPictures(t *testing.T) {
 		t.Errorf("%d pictures restored, want the real one only", n)
 	}
 }
+
+// TestResumeLoadsEachPictureOnce: a log naming one blob a thousand times
+// (a forged one, or a long session reading the same screenshot) holds it
+// once in memory on resume, not a thousand copies.
+func TestResumeLoadsEachPictureOnce(t *testing.T) {
+	t.Parallel()
+	var pic bytes.Buffer
+	if err := png.Encode(&pic, image.NewGray(image.Rect(0, 0, 4, 4))); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, harnessOptions{policy: agent.PolicyFullAuto, files: map[string]string{"shot.png": pic.String()}})
+	h.prov.Add(calls("", "read_file", args("path", "shot.png")), answer("A grey square."))
+	h.turn("look at shot.png")
+	if err := h.rec.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(h.w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(string(log), `"images":[`) + len(`"images":[`)
+	end := start + strings.Index(string(log[start:]), "]")
+	ref := string(log[start:end])
+	many := strings.TrimSuffix(strings.Repeat(ref+",", 1000), ",")
+	if err := os.WriteFile(h.w.Path(), []byte(string(log[:start])+many+string(log[end:])), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(h.w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Restore(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *byte
+	n := 0
+	for _, m := range st.Messages {
+		for _, img := range m.Images {
+			n++
+			if first == nil {
+				first = &img.Data[0]
+			} else if &img.Data[0] != first {
+				t.Fatalf("picture %d is a copy of its own", n)
+			}
+		}
+	}
+	if n != 1000 {
+		t.Errorf("%d pictures restored, want 1000", n)
+	}
+}

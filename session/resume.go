@@ -161,7 +161,10 @@ func Restore(s *Session) (State, error) {
 // folder replays records into a State.
 type folder struct {
 	// store is the session's blob store, for its pictures ("" path: none).
-	store    *Store
+	store *Store
+	// pictures are the pictures loaded so far, by hash: a blob named again
+	// is shared, not loaded and held once more.
+	pictures map[string]provider.Image
 	st       State
 	conv     []provider.Message
 	convSeq  []int64
@@ -251,6 +254,11 @@ func (f *folder) images(refs []ImageRef) []provider.Image {
 			f.warn("image %q: the session has no blob store; it is left out", ref.Name)
 			continue
 		}
+		if img, ok := f.pictures[ref.Hash]; ok {
+			img.Name = ref.Name
+			out = append(out, img)
+			continue
+		}
 		data, err := f.store.Load(ref.Hash)
 		if err != nil {
 			f.warn("image %q is left out: %v", ref.Name, err)
@@ -263,7 +271,12 @@ func (f *folder) images(refs []ImageRef) []provider.Image {
 			f.warn("image %q is left out: its blob is no picture", ref.Name)
 			continue
 		}
-		out = append(out, provider.Image{MediaType: mediaType, Data: data, Hash: ref.Hash, Name: ref.Name})
+		img := provider.Image{MediaType: mediaType, Data: data, Hash: ref.Hash, Name: ref.Name}
+		if f.pictures == nil {
+			f.pictures = map[string]provider.Image{}
+		}
+		f.pictures[ref.Hash] = img
+		out = append(out, img)
 	}
 	return out
 }
