@@ -90,6 +90,11 @@ func Prepare(name string, data []byte) (Image, error) {
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels || decodeCost(cfg, format, data) > maxDecoded {
 		return Image{}, fmt.Errorf("%s is %d×%d pixels: too large to read", name, cfg.Width, cfg.Height)
 	}
+	if format == "jpeg" {
+		if err := checkJPEGScans(data); err != nil {
+			return Image{}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	if format == "webp" {
 		if err := checkWebPFrame(cfg, data); err != nil {
 			return Image{}, fmt.Errorf("%s: %w", name, err)
