@@ -81,7 +81,8 @@ func MediaType(data []byte) (string, bool) {
 }
 
 // Prepare checks that data is an image and scales it to fit MaxSide and
-// MaxBytes; an image within both is sent as it is.
+// MaxBytes; an image within both that decodes is sent as it is, except a
+// GIF, sent as a PNG of its first frame.
 func Prepare(name string, data []byte) (Image, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
@@ -102,9 +103,17 @@ func Prepare(name string, data []byte) (Image, error) {
 	}
 	img := Image{Name: filepath.Base(name), MediaType: "image/" + format, Data: data,
 		Width: cfg.Width, Height: cfg.Height, Original: image.Pt(cfg.Width, cfg.Height)}
-	if max(cfg.Width, cfg.Height) > MaxSide || len(data) > MaxBytes {
+	switch {
+	case max(cfg.Width, cfg.Height) > MaxSide || len(data) > MaxBytes || format == "gif":
+		// A GIF goes as its first frame: gateways refuse an animated one.
 		if err := img.shrink(format); err != nil {
 			return Image{}, fmt.Errorf("scale %s: %w", name, err)
+		}
+	default:
+		// Sent as it is, so it must decode: a gateway refuses a broken
+		// picture in every request of the conversation from then on.
+		if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+			return Image{}, fmt.Errorf("%s cannot be decoded: %w", name, err)
 		}
 	}
 	sum := sha256.Sum256(img.Data)
