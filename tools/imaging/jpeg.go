@@ -95,6 +95,9 @@ func jpegFrame(data []byte) (progressive bool, blocks int64, ok bool) {
 			return false, 0, false
 		}
 		n := int(data[i+2])<<8 | int(data[i+3])
+		if n < 2 {
+			return false, 0, false
+		}
 		seg := data[i+4 : min(len(data), i+2+n)]
 		if m >= 0xc0 && m <= 0xcf && m != 0xc4 && m != 0xc8 && m != 0xcc {
 			blocks, ok := frameBlocks(seg)
