@@ -282,9 +282,11 @@ func (t *turn) compact(auto bool, focus string, tokens int) (Event, bool) {
 		return Event{Kind: EventCompactionFinished, Compaction: info, Err: err, Text: err.Error()}, true
 	}
 
+	model := a.Model()
+	sent := append(append(append([]provider.Message(nil), msgs[:sys]...), conv[:cut]...), provider.Message{Role: provider.RoleUser, Content: compactPrompt(focus)})
 	req := provider.Request{
-		Model:       a.Model(),
-		Messages:    append(append(append([]provider.Message(nil), msgs[:sys]...), conv[:cut]...), provider.Message{Role: provider.RoleUser, Content: compactPrompt(focus)}),
+		Model:       model,
+		Messages:    a.messagesFor(model, sent),
 		Temperature: a.opts.Temperature,
 		MaxTokens:   a.opts.MaxTokens,
 

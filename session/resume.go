@@ -14,6 +14,7 @@ import (
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // State is everything a session log says shaped the session, rebuilt by
@@ -160,7 +161,10 @@ func Restore(s *Session) (State, error) {
 // folder replays records into a State.
 type folder struct {
 	// store is the session's blob store, for its pictures ("" path: none).
-	store    *Store
+	store *Store
+	// pictures are the pictures loaded so far, by hash: a blob named again
+	// is shared, not loaded and held once more.
+	pictures map[string]provider.Image
 	st       State
 	conv     []provider.Message
 	convSeq  []int64
@@ -262,15 +266,32 @@ func (f *folder) images(refs []ImageRef) []provider.Image {
 	var out []provider.Image
 	for _, ref := range refs {
 		if f.store == nil {
-			f.warn("image %s: the session has no blob store; it is left out", ref.Name)
+			f.warn("image %q: the session has no blob store; it is left out", ref.Name)
+			continue
+		}
+		if img, ok := f.pictures[ref.Hash]; ok {
+			img.Name = ref.Name
+			out = append(out, img)
 			continue
 		}
 		data, err := f.store.Load(ref.Hash)
 		if err != nil {
-			f.warn("image %s is left out: %v", ref.Name, err)
+			f.warn("image %q is left out: %v", ref.Name, err)
 			continue
 		}
-		out = append(out, provider.Image{MediaType: ref.MediaType, Data: data, Hash: ref.Hash, Name: ref.Name})
+		// The store holds checkpoints of files too, and the log says what
+		// it likes: only a picture goes out as one, typed by its content.
+		mediaType, ok := imaging.MediaType(data)
+		if !ok {
+			f.warn("image %q is left out: its blob is no picture", ref.Name)
+			continue
+		}
+		img := provider.Image{MediaType: mediaType, Data: data, Hash: ref.Hash, Name: ref.Name}
+		if f.pictures == nil {
+			f.pictures = map[string]provider.Image{}
+		}
+		f.pictures[ref.Hash] = img
+		out = append(out, img)
 	}
 	return out
 }

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	goopenai "github.com/sashabaranov/go-openai"
 
@@ -137,10 +141,22 @@ func toolImages(results []provider.Message) goopenai.ChatCompletionMessage {
 	parts := []goopenai.ChatMessagePart{textPart("The pictures the tool results above returned:")}
 	for _, m := range results {
 		for _, img := range m.Images {
-			parts = append(parts, textPart(fmt.Sprintf("From call %s: %s", m.ToolCallID, img.Name)), imagePart(img))
+			parts = append(parts, textPart(fmt.Sprintf("From call %s: %s", m.ToolCallID, shownName(img.Name))), imagePart(img))
 		}
 	}
 	return goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser, MultiContent: parts}
+}
+
+// shownName is a picture's name as the user message carrying it shows it:
+// as it is when plain, else quoted. The name is a repository's file name
+// (or a session log's), so one with line breaks, control or invisible
+// characters, or a quote of its own could otherwise start lines of the
+// message that read as the user's.
+func shownName(name string) string {
+	if strings.HasPrefix(name, `"`) || !utf8.ValidString(name) || strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 func textPart(s string) goopenai.ChatMessagePart {

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	_ "image/gif" // registers GIF for DecodeConfig and Decode
 	"image/jpeg"
 	"image/png"
@@ -69,21 +68,52 @@ var extensions = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gi
 // IsImageName reports whether a file name has an image extension.
 func IsImageName(name string) bool { return extensions[strings.ToLower(filepath.Ext(name))] }
 
+// MediaType is the media type data's content says it is (image/png,
+// image/jpeg, image/gif or image/webp); ok is false for data that is no
+// such image. Pictures read back (a session log's) are judged by it, not
+// by what the log says of them.
+func MediaType(data []byte) (string, bool) {
+	_, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return "", false
+	}
+	return "image/" + format, true
+}
+
 // Prepare checks that data is an image and scales it to fit MaxSide and
-// MaxBytes; an image within both is sent as it is.
+// MaxBytes; an image within both that decodes is sent as it is, except a
+// GIF, sent as a PNG of its first frame.
 func Prepare(name string, data []byte) (Image, error) {
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return Image{}, fmt.Errorf("%s: %w", name, ErrNotImage)
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels || decodedBytes(cfg) > maxDecoded {
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > maxPixels || decodeCost(cfg, format, data) > maxDecoded {
 		return Image{}, fmt.Errorf("%s is %d×%d pixels: too large to read", name, cfg.Width, cfg.Height)
+	}
+	if format == "jpeg" {
+		if err := checkJPEGScans(data); err != nil {
+			return Image{}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if format == "webp" {
+		if err := checkWebPFrame(cfg, data); err != nil {
+			return Image{}, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	img := Image{Name: filepath.Base(name), MediaType: "image/" + format, Data: data,
 		Width: cfg.Width, Height: cfg.Height, Original: image.Pt(cfg.Width, cfg.Height)}
-	if max(cfg.Width, cfg.Height) > MaxSide || len(data) > MaxBytes {
+	switch {
+	case max(cfg.Width, cfg.Height) > MaxSide || len(data) > MaxBytes || format == "gif":
+		// A GIF goes as its first frame: gateways refuse an animated one.
 		if err := img.shrink(format); err != nil {
 			return Image{}, fmt.Errorf("scale %s: %w", name, err)
+		}
+	default:
+		// Sent as it is, so it must decode: a gateway refuses a broken
+		// picture in every request of the conversation from then on.
+		if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+			return Image{}, fmt.Errorf("%s cannot be decoded: %w", name, err)
 		}
 	}
 	sum := sha256.Sum256(img.Data)
@@ -91,20 +121,27 @@ func Prepare(name string, data []byte) (Image, error) {
 	return img, nil
 }
 
-// shrink decodes the picture, scales it to fit MaxSide (Catmull-Rom, the
-// sharpest of x/image/draw's kernels) and encodes it again: as PNG when it
-// was PNG or GIF (screenshots, diagrams: sharp edges) and that fits
-// MaxBytes, else as JPEG at falling quality and then smaller sizes until it
-// fits.
+// shrink decodes the picture, scales it to fit MaxSide and encodes it
+// again: as PNG when it was PNG or GIF (screenshots, diagrams: sharp
+// edges) and that fits MaxBytes, else as JPEG at falling quality and then
+// smaller sizes until it fits. A picture at least twice the size wanted
+// is first halved (halve) until it is not; the last step is Catmull-Rom,
+// the sharpest of x/image/draw's kernels, when its buffer is small enough
+// (kernelSamples), else bilinear.
 func (i *Image) shrink(format string) error {
 	src, _, err := image.Decode(bytes.NewReader(i.Data))
 	if err != nil {
 		return err
 	}
 	w, h := fit(src.Bounds().Dx(), src.Bounds().Dy(), MaxSide)
+	src = halve(src, w, h)
 	for {
 		dst := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
+		var scaler draw.Scaler = draw.CatmullRom
+		if int64(w)*int64(src.Bounds().Dy()) > kernelSamples {
+			scaler = draw.ApproxBiLinear
+		}
+		scaler.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
 		if format == "png" || format == "gif" {
 			var b bytes.Buffer
 			if err := png.Encode(&b, dst); err != nil {
@@ -134,27 +171,6 @@ func (i *Image) shrink(format string) error {
 
 func (i *Image) set(data []byte, mediaType string, w, h int) {
 	i.Data, i.MediaType, i.Width, i.Height = data, mediaType, w, h
-}
-
-// decodedBytes estimates the memory the decoded picture takes: its pixels
-// times the bytes a pixel of its colour model holds (YCbCr counted at its
-// 4:4:4 worst, anything unknown as 16-bit).
-func decodedBytes(cfg image.Config) int64 {
-	bpp := int64(8)
-	switch cfg.ColorModel {
-	case color.GrayModel, color.AlphaModel:
-		bpp = 1
-	case color.Gray16Model, color.Alpha16Model:
-		bpp = 2
-	case color.YCbCrModel, color.CMYKModel:
-		bpp = 4
-	case color.RGBAModel, color.NRGBAModel:
-		bpp = 4
-	}
-	if _, ok := cfg.ColorModel.(color.Palette); ok {
-		bpp = 1
-	}
-	return int64(cfg.Width) * int64(cfg.Height) * bpp
 }
 
 // fit scales w×h so its long side is at most side, keeping the ratio.

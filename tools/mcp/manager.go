@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ternhq/tern/tools"
+	"github.com/ternhq/tern/tools/imaging"
 )
 
 // Options configure a Manager.
@@ -50,6 +51,21 @@ type Manager struct {
 	// changed is closed and replaced whenever a server's state changes.
 	mu      sync.Mutex
 	changed chan struct{}
+	// decoding lets one picture of the servers' results at a time be
+	// decoded and scaled: each may take a few hundred MB, and calls run in
+	// parallel.
+	decoding sync.Mutex
+}
+
+// prepareImage is imaging.Prepare, one picture at a time, and none once
+// ctx (the call's) is done.
+func (m *Manager) prepareImage(ctx context.Context, name string, data []byte) (imaging.Image, error) {
+	m.decoding.Lock()
+	defer m.decoding.Unlock()
+	if ctx.Err() != nil {
+		return imaging.Image{}, errors.New("the call was cancelled")
+	}
+	return imaging.Prepare(name, data)
 }
 
 var _ tools.Source = (*Manager)(nil)

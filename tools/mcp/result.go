@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -24,13 +25,18 @@ const maxImages = 8
 // Images are also carried as pictures (scaled like an attached one), for
 // a model that takes them; one that is no image tern can read stays a
 // placeholder, which says so.
-func formatResult(res *sdk.CallToolResult, max int) tools.Result {
+// At most maxImages are tried, sent or not: a picture can fail only once
+// decoded, at the cost of a decode. prepare is the Manager's prepareImage.
+func formatResult(ctx context.Context, res *sdk.CallToolResult, max int,
+	prepare func(context.Context, string, []byte) (imaging.Image, error)) tools.Result {
 	var parts []string
 	var images []imaging.Image
+	tried := 0
 	for _, c := range res.Content {
 		p := contentText(c)
-		if x, ok := c.(*sdk.ImageContent); ok && len(images) < maxImages {
-			img, err := imaging.Prepare(fmt.Sprintf("image-%d", len(images)+1), x.Data)
+		if x, ok := c.(*sdk.ImageContent); ok && tried < maxImages {
+			tried++
+			img, err := prepare(ctx, fmt.Sprintf("image-%d", tried), x.Data)
 			if err != nil {
 				p = strings.TrimSuffix(p, "]") + ": not sent, " + err.Error() + "]"
 			} else {

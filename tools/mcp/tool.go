@@ -82,7 +82,7 @@ func (t *tool) Run(ctx context.Context, args json.RawMessage, _ func(string)) to
 	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
 	switch {
 	case err == nil:
-		return formatResult(res, s.m.opts.OutputCap)
+		return formatResult(ctx, res, s.m.opts.OutputCap, s.m.prepareImage)
 	case ctx.Err() != nil:
 		return tools.Result{Status: tools.StatusCancelled, Output: "The call was cancelled.", Summary: "cancelled"}
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
