@@ -100,8 +100,9 @@ func fastBody(typ Type, line []byte) (b Body, ok bool) {
 			return s.envelope(key)
 		})
 		b = m
-	default:
-		return nil, false
+	case TypeAssistantDelta, TypeApproval, TypeGrant, TypeModelChange, TypePolicyChange, TypePlanMode,
+		TypeCompaction, TypeRewind, TypeError, TypeCheckpoint, TypeSnapshot, TypeRequest, TypeTitle, TypeSubagent:
+		return nil, false // rare in a log: encoding/json reads them
 	}
 	if !ok {
 		return nil, false

@@ -21,6 +21,8 @@ func jsonBody(typ Type, line []byte) (Body, error) {
 		return decodeBody[Usage](line)
 	case TypeUserMessage:
 		return decodeBody[UserMessage](line)
+	case TypeAssistantDelta, TypeApproval, TypeGrant, TypeModelChange, TypePolicyChange, TypePlanMode,
+		TypeCompaction, TypeRewind, TypeError, TypeCheckpoint, TypeSnapshot, TypeRequest, TypeTitle, TypeSubagent:
 	}
 	return nil, nil
 }
@@ -202,6 +204,8 @@ func TestWriterLinesTakeTheFastPath(t *testing.T) {
 			if !checkFastBody(t, Type(env.Type), line) {
 				t.Errorf("fastBody left a line the Writer wrote to encoding/json: %s", line)
 			}
+		case TypeAssistantDelta, TypeApproval, TypeGrant, TypeModelChange, TypePolicyChange, TypePlanMode,
+			TypeCompaction, TypeRewind, TypeError, TypeCheckpoint, TypeSnapshot, TypeRequest, TypeTitle, TypeSubagent:
 		}
 	}
 	if hot < 4 {

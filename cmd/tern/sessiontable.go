@@ -24,7 +24,7 @@ func writeSessionTable(w io.Writer, rows [][sessionColumns + 1]string) error {
 	size := 0
 	for _, r := range rows {
 		for i, cell := range r {
-			if strings.ContainsAny(cell, "\t\n\v\f\xff") {
+			if strings.ContainsAny(cell, "\t\n\v\f") || strings.IndexByte(cell, tabwriter.Escape) >= 0 {
 				return writeSessionTabwriter(w, rows)
 			}
 			size += len(cell)
