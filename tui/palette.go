@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/ternhq/tern/internal/sanitize"
 )
@@ -71,14 +70,10 @@ func matchItems(items []palItem, query string) []palItem {
 	if query == "" {
 		return items
 	}
-	labels := make([]string, len(items))
-	for i, it := range items {
-		labels[i] = it.value
-	}
-	matches := fuzzy.Find(query, labels)
-	shown := make([]palItem, 0, len(matches))
-	for _, mt := range matches {
-		shown = append(shown, items[mt.Index])
+	hits := fuzzyFind(query, len(items), func(i int) string { return items[i].value })
+	shown := make([]palItem, 0, len(hits))
+	for _, h := range hits {
+		shown = append(shown, items[h.index])
 	}
 	return shown
 }
