@@ -24,7 +24,7 @@ func (w *Workspace) ListFiles(ctx context.Context, max int) ([]string, error) {
 // after a few folders; they grow to the largest, and one is sent at least
 // every listBatchEvery while files are found.
 const (
-	listBatchFirst = 64
+	listBatchFirst = 32
 	listBatchMax   = 4096
 	listBatchEvery = 50 * time.Millisecond
 )
