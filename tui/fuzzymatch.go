@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -59,21 +58,38 @@ func fuzzyFind(query string, n int, label func(i int) string) []fuzzyHit {
 	return hits
 }
 
-// sortHits orders hits best first, in list order among equals, as the
-// stable sort of fuzzy.Find does: by one packed integer key, which sorts
-// 50,000 hits several times faster than comparing structs.
+// sortHits orders hits, found in list order, best first and in list order
+// among equals, as the stable sort of fuzzy.Find does. Scores span a few
+// hundred values, so a counting sort does it in two passes: sorting 50,000
+// hits of a one-letter query by comparison was a fifth of filtering them.
 func sortHits(hits []fuzzyHit) {
-	keys := make([]uint64, len(hits))
-	for i, h := range hits {
-		// Higher scores first: the score's complement in the high half,
-		// the index in the low half. Scores fit in 32 bits: they are
-		// bounded by a few dozen times a label's length.
-		keys[i] = uint64(uint32(math.MaxInt32-h.score))<<32 | uint64(uint32(h.index))
+	if len(hits) < 2 {
+		return
 	}
-	slices.Sort(keys)
-	for i, k := range keys {
-		hits[i] = fuzzyHit{index: int(uint32(k)), score: math.MaxInt32 - int(uint32(k>>32))}
+	lo, hi := hits[0].score, hits[0].score
+	for _, h := range hits {
+		lo, hi = min(lo, h.score), max(hi, h.score)
 	}
+	if hi-lo > 4*len(hits)+1024 {
+		// Not a range worth counting (labels of many kilobytes).
+		slices.SortStableFunc(hits, func(a, b fuzzyHit) int { return b.score - a.score })
+		return
+	}
+	// starts[k] is where the hits of score hi-k begin.
+	starts := make([]int, hi-lo+2)
+	for _, h := range hits {
+		starts[hi-h.score+1]++
+	}
+	for k := 1; k < len(starts); k++ {
+		starts[k] += starts[k-1]
+	}
+	sorted := make([]fuzzyHit, len(hits))
+	for _, h := range hits {
+		k := hi - h.score
+		sorted[starts[k]] = h
+		starts[k]++
+	}
+	copy(hits, sorted)
 }
 
 // mayMatch reports whether the lower-case ASCII query's bytes occur in s in
