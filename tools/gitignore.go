@@ -20,6 +20,9 @@ type ignoreRule struct {
 	// with doublestar.
 	literal string // the pattern has no glob characters
 	suffix  string // the pattern is "*" followed by a literal, such as "*.o"
+	// prefix is the literal start of any other pattern: a subject without
+	// it is rejected before doublestar runs.
+	prefix string
 }
 
 // ignoreFile holds the rules of one .gitignore (or .git/info/exclude).
@@ -31,6 +34,7 @@ type ignoreFile struct {
 	// root (a repository whose top is a parent of the workspace).
 	prefix string
 	rules  []ignoreRule
+	ignoreOnce
 }
 
 // parseIgnore turns .gitignore text into rules, following gitignore(5):
@@ -64,7 +68,11 @@ func parseIgnore(text string) []ignoreRule {
 			line = strings.TrimPrefix(line, "/")
 		}
 		// Braces are literal in gitignore but alternatives in doublestar.
-		line = strings.NewReplacer("{", `\{`, "}", `\}`).Replace(line)
+		// (A replacer made for each line was most of parsing a .gitignore
+		// of 4,000 lines, itself most of the time to a picker's first rows.)
+		if strings.ContainsAny(line, "{}") {
+			line = strings.NewReplacer("{", `\{`, "}", `\}`).Replace(line)
+		}
 		if !doublestar.ValidatePattern(line) {
 			continue
 		}
@@ -73,6 +81,8 @@ func parseIgnore(text string) []ignoreRule {
 			r.literal = line
 		} else if rest := line[1:]; line[0] == '*' && !r.anchored && !strings.ContainsAny(rest, `*?[\`) {
 			r.suffix = rest
+		} else {
+			r.prefix = literalPrefix(line)
 		}
 		rules = append(rules, r)
 	}
@@ -172,6 +182,8 @@ func (r *ignoreRule) match(rel, name string, isDir bool) bool {
 		return subject == r.literal
 	case r.suffix != "":
 		return strings.HasSuffix(subject, r.suffix)
+	case !strings.HasPrefix(subject, r.prefix):
+		return false
 	}
 	return doublestar.MatchUnvalidated(r.pattern, subject)
 }
@@ -188,16 +200,16 @@ func (s ignoreStack) ignored(rel string, isDir bool) bool {
 		f := s[i]
 		sub := rel
 		if f.base != "" {
-			var ok bool
-			if sub, ok = strings.CutPrefix(rel, f.base+"/"); !ok {
+			if len(rel) <= len(f.base) || rel[len(f.base)] != '/' || !strings.HasPrefix(rel, f.base) {
 				continue // the file applies to another directory
 			}
+			sub = rel[len(f.base)+1:]
 		}
-		sub = f.prefix + sub
-		for j := len(f.rules) - 1; j >= 0; j-- {
-			if f.rules[j].match(sub, name, isDir) {
-				return !f.rules[j].negate
-			}
+		if f.prefix != "" {
+			sub = f.prefix + sub
+		}
+		if j := f.indexed().last(f.rules, sub, name, isDir); j >= 0 {
+			return !f.rules[j].negate
 		}
 	}
 	return false

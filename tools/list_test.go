@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -226,4 +227,38 @@ func BenchmarkListFiles(b *testing.B) {
 		}
 	}
 	cpu.report()
+}
+
+// TestListFilesBatched checks that the batches, joined, are ListFiles'
+// list, and that the first is small enough to arrive after a few folders.
+func TestListFilesBatched(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeBigRepo(t, root, 600, 10)
+	w, err := NewWorkspace(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.ListFiles(context.Background(), 0)
+	if err != nil || len(want) < 500 {
+		t.Fatalf("ListFiles: %d files, %v", len(want), err)
+	}
+	var got []string
+	var sizes []int
+	if err := w.ListFilesBatched(context.Background(), 0, func(b []string) {
+		sizes = append(sizes, len(b))
+		got = append(got, b...)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("the batches differ from the list")
+	}
+	if len(sizes) < 2 || sizes[0] > listBatchFirst {
+		t.Fatalf("batch sizes %v", sizes)
+	}
+	got = got[:0]
+	if err := w.ListFilesBatched(context.Background(), 100, func(b []string) { got = append(got, b...) }); err != nil || !slices.Equal(got, want[:100]) {
+		t.Fatalf("max 100: %d files, %v", len(got), err)
+	}
 }

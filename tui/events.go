@@ -97,6 +97,7 @@ func (m *model) onEvent(ev agent.Event) tea.Cmd {
 		c.addOutput(ev.Text, ev.Stderr)
 		return m.markStreamed(c)
 	case agent.EventToolFinished:
+		m.filesStale = true // the tool may have made or removed files
 		c := m.card(ev.Call)
 		if ev.Result != nil {
 			c.finish(ev.Result)

@@ -106,11 +106,15 @@ func (f *fakeBackend) Attach(path string) (string, error) {
 	return f.attach(path)
 }
 
-func (f *fakeBackend) Files(ctx context.Context, max int) ([]string, error) {
+func (f *fakeBackend) Files(ctx context.Context, max int, found func([]string)) error {
 	if f.files == nil {
-		return nil, unavailable("files")
+		return unavailable("files")
 	}
-	return f.files(ctx, max)
+	files, err := f.files(ctx, max)
+	if len(files) > 0 {
+		found(files)
+	}
+	return err
 }
 
 func (f *fakeBackend) Remember(line string) (string, error) {

@@ -40,11 +40,19 @@ func TestWalkFilesUsesTheLister(t *testing.T) {
 	}
 	fb := newFakeBackend()
 	fb.files = list
-	msg, ok := walkFiles(context.Background(), fb)().(filesMsg)
-	if !ok || msg.err != nil || !reflect.DeepEqual(msg.files, []string{"a.go", "b/c.go"}) || gotMax != maxMentionFiles {
-		t.Fatalf("walkFiles = %+v (max %d)", msg, gotMax)
+	var got []string
+	var last filesMsg
+	for cmd := walkFiles(context.Background(), fb, 1); cmd != nil; {
+		msg, ok := cmd().(filesMsg)
+		if !ok {
+			break
+		}
+		got, last, cmd = append(got, msg.files...), msg, msg.next
 	}
-	if msg, _ := walkFiles(context.Background(), newFakeBackend())().(filesMsg); msg.err == nil {
+	if !last.done || last.err != nil || !reflect.DeepEqual(got, []string{"a.go", "b/c.go"}) || gotMax != maxMentionFiles {
+		t.Fatalf("walkFiles = %q, last %+v (max %d)", got, last, gotMax)
+	}
+	if msg, _ := walkFiles(context.Background(), newFakeBackend(), 1)().(filesMsg); !msg.done || msg.err == nil {
 		t.Error("no lister gave no error")
 	}
 }
@@ -426,4 +434,57 @@ func filtered(t *testing.T, cmd tea.Cmd) filteredMsg {
 	}
 	t.Fatal("no background filter ran")
 	return filteredMsg{}
+}
+
+// TestMentionPickerGrowsThenRefreshes checks the picker's list: the first
+// walk's batches are shown as they arrive; after a tool has run, opening the
+// picker again walks anew in the background and swaps the list once that
+// walk is complete; a walk given up is ignored.
+func TestMentionPickerGrowsThenRefreshes(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	typeText(m, "see ")
+	_, cmd := m.Update(tea.KeyPressMsg{Code: '@', Text: "@"})
+	if cmd == nil || !m.walking {
+		t.Fatal("@ started no walk")
+	}
+	gen := m.walkGen
+	m.Update(filesMsg{gen: gen, files: []string{"a.go", "b.go"}})
+	if m.pal == nil || len(m.pal.shown) != 2 || !m.walking {
+		t.Fatalf("first batch: picker %+v, walking %v", m.pal, m.walking)
+	}
+	m.Update(filesMsg{gen: gen, files: []string{"c.go"}})
+	m.Update(filesMsg{gen: gen, done: true})
+	if len(m.pal.shown) != 3 || m.walking {
+		t.Fatalf("after the walk: %d rows, walking %v", len(m.pal.shown), m.walking)
+	}
+	// The list is kept while nothing changed the workspace.
+	press(m, keyEsc)
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace}); m.walking {
+		_ = cmd
+		t.Fatal("walked again with nothing changed")
+	}
+	typeText(m, " ")
+	m.filesStale = true // as a finished tool or shell command leaves it
+	m.Update(tea.KeyPressMsg{Code: '@', Text: "@"})
+	if !m.walking || m.walkGen == gen {
+		t.Fatal("a stale list was not walked again")
+	}
+	if len(m.pal.shown) != 3 {
+		t.Fatalf("the old list was not shown meanwhile: %d rows", len(m.pal.shown))
+	}
+	m.Update(filesMsg{gen: gen, files: []string{"stale.go"}}) // the old walk: ignored
+	m.Update(filesMsg{gen: m.walkGen, files: []string{"a.go"}})
+	if len(m.pal.shown) != 3 {
+		t.Fatalf("a partial refresh replaced the list: %d rows", len(m.pal.shown))
+	}
+	m.Update(filesMsg{gen: m.walkGen, files: []string{"new.go"}})
+	m.Update(filesMsg{gen: m.walkGen, done: true})
+	var got []string
+	for _, it := range m.pal.shown {
+		got = append(got, it.value)
+	}
+	if !reflect.DeepEqual(got, []string{"a.go", "new.go"}) {
+		t.Fatalf("after the refresh the picker shows %q", got)
+	}
 }

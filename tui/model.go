@@ -122,6 +122,20 @@ type model struct {
 	files    []string
 	filesErr error
 	walking  bool
+	// The picker's file list: filesGen changes when files is replaced;
+	// the walk under way (walkGen, walkCancel) grows files while growing
+	// (the first list), else gathers walkNext to replace it. filesStale
+	// says the workspace may have changed since the list was made.
+	filesGen   int
+	walkGen    int
+	walkCancel context.CancelFunc
+	walkNext   []string
+	growing    bool
+	filesStale bool
+	// fileItems are the picker's rows for files, made for generation
+	// fileItemsGen.
+	fileItems    []palItem
+	fileItemsGen int
 
 	notice    string
 	noticeBad bool
@@ -389,9 +403,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.findOlder(len(m.hist.entries) - 1)
 		}
 	case filesMsg:
-		m.walking = false
-		m.files, m.filesErr = msg.files, msg.err
-		cmd = m.refreshPalette()
+		cmd = m.onFiles(msg)
 	case filteredMsg:
 		m.onFiltered(msg)
 	case shellOutputMsg:

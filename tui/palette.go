@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/sahilm/fuzzy"
 
 	"github.com/ternhq/tern/internal/sanitize"
 )
@@ -36,9 +35,11 @@ type palette struct {
 	items []palItem // never changed in place: a background filter may read it
 	shown []palItem
 	sel   int
-	// palFiles: the file list items were made from, the query shown, and the
-	// latest background filter (older results are dropped).
-	from    []string
+	// palFiles: the file list items were made from (its generation and how
+	// much of it), the query shown, and the latest background filter (older
+	// results are dropped).
+	fromGen int
+	fromLen int
 	query   string
 	seq     int
 	pending bool
@@ -71,14 +72,10 @@ func matchItems(items []palItem, query string) []palItem {
 	if query == "" {
 		return items
 	}
-	labels := make([]string, len(items))
-	for i, it := range items {
-		labels[i] = it.value
-	}
-	matches := fuzzy.Find(query, labels)
-	shown := make([]palItem, 0, len(matches))
-	for _, mt := range matches {
-		shown = append(shown, items[mt.Index])
+	hits := fuzzyFind(query, len(items), func(i int) string { return items[i].value })
+	shown := make([]palItem, 0, len(hits))
+	for _, h := range hits {
+		shown = append(shown, items[h.index])
 	}
 	return shown
 }
@@ -91,10 +88,11 @@ type filteredMsg struct {
 }
 
 // filterFiles filters the file picker for query: at once for a short list,
-// in the background for a long one (the list shown meanwhile stays).
-func (m *model) filterFiles(query string) tea.Cmd {
+// in the background for a long one (the list shown meanwhile stays). grown
+// says rows were added since the last filter.
+func (m *model) filterFiles(query string, grown bool) tea.Cmd {
 	p := m.pal
-	if query == p.query && p.shown != nil {
+	if query == p.query && p.shown != nil && !grown {
 		return nil
 	}
 	if query == "" || len(p.items) < asyncFilterMin {
@@ -106,6 +104,26 @@ func (m *model) filterFiles(query string) tea.Cmd {
 	p.pending = true
 	seq, items := p.seq, p.items
 	return func() tea.Msg { return filteredMsg{pal: p, seq: seq, shown: matchItems(items, query)} }
+}
+
+// syncFileItems gives the file picker the rows of the files listed since
+// it last looked and reports whether it has new ones. The rows are made
+// once per list, as files arrive, and shared by every picker opened on it.
+func (m *model) syncFileItems() bool {
+	if m.fileItemsGen != m.filesGen || len(m.fileItems) > len(m.files) {
+		// Made anew, not in place: a background filter may read the old rows.
+		m.fileItems, m.fileItemsGen = nil, m.filesGen
+	}
+	// Appending never changes the rows a background filter holds.
+	for _, f := range m.files[len(m.fileItems):] {
+		m.fileItems = append(m.fileItems, palItem{value: f, label: sanitize.Visible(f)})
+	}
+	p := m.pal
+	if p.fromGen == m.fileItemsGen && p.fromLen == len(m.fileItems) && p.items != nil {
+		return false
+	}
+	p.items, p.fromGen, p.fromLen = m.fileItems, m.fileItemsGen, len(m.fileItems)
+	return true
 }
 
 // onFiltered shows a background filter's result if it is still wanted.
@@ -190,22 +208,14 @@ func (m *model) refreshPalette() tea.Cmd {
 	}
 	_, query, ok := mentionAt(value, m.cursorOffset())
 	if ok && !strings.HasPrefix(value, "!") && (edited || (m.pal != nil && m.pal.kind == palFiles)) {
-		if m.pal == nil || m.pal.kind != palFiles {
+		opening := m.pal == nil || m.pal.kind != palFiles
+		if opening {
 			m.pal = &palette{kind: palFiles}
 		}
-		p := m.pal
-		if len(p.from) != len(m.files) || (len(m.files) > 0 && &p.from[0] != &m.files[0]) {
-			// The file list is new: make the rows once, not at every key.
-			items := make([]palItem, len(m.files))
-			for i, f := range m.files {
-				items[i] = palItem{value: f, label: sanitize.Visible(f)}
-			}
-			p.items, p.from, p.shown = items, m.files, nil
-		}
-		filter := m.filterFiles(query)
-		if m.files == nil && !m.walking && m.filesErr == nil {
-			m.walking = true
-			return tea.Batch(filter, walkFiles(m.ctx, m.be))
+		grown := m.syncFileItems()
+		filter := m.filterFiles(query, grown)
+		if !m.walking && (m.files == nil && m.filesErr == nil || opening && m.filesStale) {
+			return tea.Batch(filter, m.startWalk())
 		}
 		return filter
 	}

@@ -62,7 +62,11 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.App == nil {
 		return errors.New("tui: no session to drive")
 	}
-	m := newModel(ctx, opts, os.Getenv)
+	// The model's work in the background (the picker's walk) ends with the
+	// interface.
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := newModel(mctx, opts, os.Getenv)
 	// lipgloss detected stdout's colour profile when it was loaded; Bubble Tea
 	// would detect it again, the same way, and inside tmux that runs
 	// `tmux info` a second time, a process on the way to the first frame.

@@ -109,6 +109,7 @@ func (m *model) onShellOutput(msg shellOutputMsg) tea.Cmd {
 	}
 	cancelled := run.ctx.Err() != nil
 	run.cancel()
+	m.filesStale = true // the command may have made or removed files
 	var refused *app.SandboxRefused
 	if errors.As(msg.err, &refused) {
 		msg.err = nil // it ran; the card and the model are told below

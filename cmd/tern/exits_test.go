@@ -632,7 +632,8 @@ turn:
 		}
 	})
 	t.Run("@-mention picker", func(t *testing.T) {
-		names, err := f.app.Session.Files(ctx, 0)
+		var names []string
+		err := f.app.Session.Files(ctx, 0, func(batch []string) { names = append(names, batch...) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -163,8 +163,9 @@ type Workspace interface {
 	// AttachImage reads an @-mentioned or pasted picture, with read_file's
 	// guards, scaled for the model.
 	AttachImage(path string) (provider.Image, error)
-	// Files lists up to max workspace files for the @-mention picker.
-	Files(ctx context.Context, max int) ([]string, error)
+	// Files lists up to max workspace files for the @-mention picker,
+	// calling found with each batch as the walk finds them, in order.
+	Files(ctx context.Context, max int, found func(batch []string)) error
 	// Commands reads the custom slash commands, the user's and the
 	// project's, anew at each call; builtin names the front end's own.
 	Commands(builtin func(name string) bool) ([]commands.Command, error)

@@ -66,9 +66,9 @@ func (s *Session) Attach(path string) (string, error) {
 }
 
 // Files lists up to max workspace files, with the tools' rules (.gitignore,
-// secrets, links).
-func (s *Session) Files(ctx context.Context, max int) ([]string, error) {
-	return s.ws.ListFiles(ctx, max)
+// secrets, links), in batches as they are found.
+func (s *Session) Files(ctx context.Context, max int, found func(batch []string)) error {
+	return s.ws.ListFilesBatched(ctx, max, found)
 }
 
 // Remember adds a line to the project's AGENTS.md.
