@@ -3,7 +3,6 @@ package tui
 import (
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -29,7 +28,7 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 		b.Fatal(err)
 	}
 	var load, model, frame time.Duration
-	cpu0 := cpuTime(b)
+	cpu0 := cpuTime()
 	for b.Loop() {
 		t0 := time.Now()
 		saved, err := app.Find(home, ws, app.Choice{Mode: app.ResumeLatest})
@@ -46,7 +45,7 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 		fb.close()
 		load, model, frame = load+t1.Sub(t0), model+t2.Sub(t1), frame+t3.Sub(t2)
 	}
-	cpu := cpuTime(b) - cpu0
+	cpu := cpuTime() - cpu0
 	n := float64(b.N) * float64(time.Millisecond)
 	b.ReportMetric(float64(cpu)/n, "cpu-ms")
 	b.ReportMetric(float64(load)/n, "ms-load")
@@ -54,13 +53,3 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 	b.ReportMetric(float64(frame)/n, "ms-frame")
 }
 
-// cpuTime is the CPU time the process has used, in user and system mode:
-// on a shared machine, steadier evidence than the wall clock.
-func cpuTime(b *testing.B) time.Duration {
-	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
