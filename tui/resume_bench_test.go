@@ -52,4 +52,3 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 	b.ReportMetric(float64(model)/n, "ms-model")
 	b.ReportMetric(float64(frame)/n, "ms-frame")
 }
-
