@@ -84,6 +84,7 @@ func MediaType(data []byte) (string, bool) {
 // MaxBytes; an image within both that decodes is sent as it is, except a
 // GIF, sent as a PNG of its first frame.
 func Prepare(name string, data []byte) (Image, error) {
+	data = withPNGChecksums(data)
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return Image{}, fmt.Errorf("%s: %w", name, ErrNotImage)

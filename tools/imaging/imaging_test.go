@@ -144,3 +144,32 @@ func pngHeader(side uint32, depth, colorType byte) []byte {
 	out = append(out, chunk...)
 	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(chunk))
 }
+
+// TestPrepareMendsPNGChecksums: a PNG whose chunk checksums are wrong (as
+// the MCP reference server's logo is) is sent with them mended; a sound
+// one is sent byte for byte.
+func TestPrepareMendsPNGChecksums(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 6, 5))); err != nil {
+		t.Fatal(err)
+	}
+	good := b.Bytes()
+	img, err := Prepare("good.png", good)
+	if err != nil || !bytes.Equal(img.Data, good) {
+		t.Fatalf("a sound PNG: %v, changed %v", err, !bytes.Equal(img.Data, good))
+	}
+	bad := bytes.Clone(good)
+	bad[len(bad)-1] ^= 0xff // IEND's checksum
+	bad[8+8+13] ^= 0x55     // IHDR's checksum
+	if _, _, err := image.Decode(bytes.NewReader(bad)); err == nil {
+		t.Fatal("the broken PNG decodes: the test proves nothing")
+	}
+	img, err = Prepare("bad.png", bad)
+	if err != nil || !bytes.Equal(img.Data, good) {
+		t.Errorf("a PNG with wrong checksums: %v, mended to the sound file %v", err, bytes.Equal(img.Data, good))
+	}
+	if _, err := Prepare("torn.png", good[:40]); err == nil {
+		t.Error("a torn PNG was accepted")
+	}
+}
