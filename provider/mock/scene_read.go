@@ -103,6 +103,10 @@ func isMarkdown(p string) bool {
 // they declare.
 func summarise(p, body string) string {
 	lines := numbered(body)
+	if len(lines) == 0 && strings.Contains(firstLine(body), " is an image (") {
+		return fmt.Sprintf("`%s` is a picture, and read_file sent it to the model with its result. "+
+			"The offline provider cannot look at pictures; a model that takes images would describe it.\n\n> %s", p, firstLine(body))
+	}
 	if len(lines) == 0 {
 		return fmt.Sprintf("`%s` has no lines to show: read_file returned no numbered lines.\n\n> %s", p, firstLine(body))
 	}
