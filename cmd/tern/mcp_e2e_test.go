@@ -108,28 +108,9 @@ func TestE2EMCPEverything(t *testing.T) {
 	t.Parallel()
 	node, entry := everythingServer(t)
 	g := newMCPGateway(t)
-	home := t.TempDir()
-	ternHome := filepath.Join(home, ".tern")
-	if err := os.MkdirAll(ternHome, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	conf := "# e2e\n[mcp_servers.everything]\ncommand = " + tomlQuote(node) + "\nargs = [" + tomlQuote(entry) + "]\nstartup_timeout = 60\n\n" +
 		"[mcp_servers.broken]\ncommand = \"/nonexistent/mcp-server\"\n"
-	if err := os.WriteFile(filepath.Join(ternHome, "config.toml"), []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(ternBin, "run", "--approval", "full-auto", "echo something")
-	cmd.Dir = t.TempDir()
-	cmd.Env = testEnv(t, withHome(map[string]string{"LLM_BASE_URL": g.srv.URL + "/v1", "LLM_API_KEY": e2eKey, "LLM_MODEL": "e2e-model"}, home))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("tern run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
-	}
-	reqs := g.requests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests, want 2\nstderr:\n%s", len(reqs), stderr.String())
-	}
+	reqs, stdout, stderr := runWithMCP(t, g, conf, "echo something")
 	var first struct {
 		Tools []struct {
 			Function struct {
@@ -175,27 +156,8 @@ func TestE2EMCPImage(t *testing.T) {
 	t.Parallel()
 	node, entry := everythingServer(t)
 	g := newMCPGatewayCalling(t, "mcp__everything__get-tiny-image", map[string]string{})
-	home := t.TempDir()
-	ternHome := filepath.Join(home, ".tern")
-	if err := os.MkdirAll(ternHome, 0o700); err != nil {
-		t.Fatal(err)
-	}
 	conf := "[mcp_servers.everything]\ncommand = " + tomlQuote(node) + "\nargs = [" + tomlQuote(entry) + "]\nstartup_timeout = 60\n"
-	if err := os.WriteFile(filepath.Join(ternHome, "config.toml"), []byte(conf), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(ternBin, "run", "--approval", "full-auto", "show me the logo")
-	cmd.Dir = t.TempDir()
-	cmd.Env = testEnv(t, withHome(map[string]string{"LLM_BASE_URL": g.srv.URL + "/v1", "LLM_API_KEY": e2eKey, "LLM_MODEL": "e2e-model"}, home))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("tern run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
-	}
-	reqs := g.requests()
-	if len(reqs) != 2 {
-		t.Fatalf("%d requests, want 2\nstderr:\n%s", len(reqs), stderr.String())
-	}
+	reqs, _, _ := runWithMCP(t, g, conf, "show me the logo")
 	roles, tool, pictures := imageMessages(t, reqs[1])
 	if !strings.HasSuffix(roles, "assistant tool user") {
 		t.Errorf("roles %q: the picture should follow the result in a user message", roles)
@@ -208,6 +170,33 @@ func TestE2EMCPImage(t *testing.T) {
 	if len(pictures) != 1 || !strings.HasPrefix(pictures[0], "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABQAAAAU") {
 		t.Errorf("pictures %.120q", pictures)
 	}
+}
+
+// runWithMCP runs `tern run` with conf as its config.toml against g, and
+// returns the two chat requests g saw and what tern printed.
+func runWithMCP(t *testing.T, g *mcpGateway, conf, prompt string) (reqs [][]byte, stdout, stderr *bytes.Buffer) {
+	t.Helper()
+	home := t.TempDir()
+	ternHome := filepath.Join(home, ".tern")
+	if err := os.MkdirAll(ternHome, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ternHome, "config.toml"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(ternBin, "run", "--approval", "full-auto", prompt)
+	cmd.Dir = t.TempDir()
+	cmd.Env = testEnv(t, withHome(map[string]string{"LLM_BASE_URL": g.srv.URL + "/v1", "LLM_API_KEY": e2eKey, "LLM_MODEL": "e2e-model"}, home))
+	stdout, stderr = &bytes.Buffer{}, &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tern run: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+	}
+	reqs = g.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2\nstderr:\n%s", len(reqs), stderr.String())
+	}
+	return reqs, stdout, stderr
 }
 
 // tomlQuote quotes a path for config.toml.
