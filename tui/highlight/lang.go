@@ -52,7 +52,7 @@ const (
 	fUpperType
 	// fCaseFold matches keywords without regard to case (SQL).
 	fCaseFold
-	// fCSS colours selectors, properties and #colours by brace depth.
+	// fCSS colours selectors, properties and #colours.
 	fCSS
 	// fZigLine reads Zig's \\ multi-line string lines as String.
 	fZigLine
@@ -248,9 +248,9 @@ func (l *lang) compile() *tables {
 		special("\\")
 	}
 	if f&fCSS != 0 {
-		special("{}#.")
-		t.class['}'] |= cSpecial
-		t.class['.'] |= cSpecial
+		for _, c := range "#.:" {
+			t.class[c] |= cSpecial
+		}
 	}
 	return t
 }

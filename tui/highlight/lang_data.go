@@ -81,7 +81,7 @@ var (
 			{open: `'`, close: `'`, double: true},
 		},
 		types:      "true false null yes no on off True False Null TRUE FALSE NULL ~",
-		opChars:    "[]{},:|>",
+		opChars:    ":|>",
 		identPart:  "-./",
 		identStart: "~/",
 	}

@@ -42,9 +42,9 @@ var phpLang = lang{
 	defs:          "function class interface trait enum",
 	types:         "array bool float int mixed never null object string void true false TRUE FALSE NULL self parent",
 	builtins:      "count strlen str_replace explode implode array_map array_filter array_keys in_array json_encode json_decode var_dump printf sprintf isset",
-	ops:           "== != === !== <= >= <=> && || ?? ??= -> => :: ++ -- += -= *= /= .= ** ?->",
+	ops:           "<?php <?= ?> == != === !== <= >= <=> && || ?? ??= -> => :: ++ -- += -= *= /= .= ** ?->",
 	opChars:       "+-*/%=<>!&|^~?:.",
-	flags:         fCallName | fDollarVar | fHeredoc | fHashMeta,
+	flags:         fCallName | fDollarVar | fHeredoc,
 }
 
 var luaLang = lang{
@@ -93,7 +93,7 @@ var haskellLang = lang{
 	blockComments: []pair{{"{-", "-}"}},
 	nest:          true,
 	strs:          []strRule{dqString},
-	keywords:      "case class data default deriving do else family forall foreign hiding if import in infix infixl infixr instance let module newtype of qualified then type where",
+	keywords:      "as case class data default deriving do else family forall foreign hiding if import in infix infixl infixr instance let module newtype of qualified then type where",
 	types:         "Int Integer Float Double Bool Char String Maybe Either IO True False Nothing Just Left Right",
 	builtins:      "map filter foldr foldl print putStrLn show read return pure fmap mapM_ head tail length reverse zip concat sum",
 	ops:           ":: -> <- => == /= <= >= && || ++ >>= >> <$> <*> <> $! .. \\",
@@ -155,6 +155,7 @@ var makeLang = lang{
 	builtins:     "subst patsubst strip findstring filter filter-out sort word wordlist words firstword lastword dir notdir suffix basename addsuffix addprefix join wildcard realpath abspath if or and foreach call value eval origin flavor shell error warning info",
 	ops:          ":= ::= ?= += !=",
 	opChars:      "=:|;@",
+	identStart:   ".%",
 	identPart:    "-./%",
 	flags:        fDollarVar | fLineKey | fMakeTarget,
 }

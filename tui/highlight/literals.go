@@ -66,16 +66,8 @@ func (s *scanner) special(c byte) bool {
 			s.emit(Meta, i, s.bracketEnd(strings.IndexByte(rest, '[')+i))
 			return true
 		}
-		if f&fCSS != 0 {
-			j := s.identEnd(i + 1)
-			if j > i+1 {
-				k := Name
-				if s.depth > 0 {
-					k = Number
-				}
-				s.emit(k, i, j)
-				return true
-			}
+		if f&fCSS != 0 && s.cssMark(c) {
+			return true
 		}
 	case '@':
 		if f&(fAtMeta|fAtBuiltin) != 0 {
@@ -109,6 +101,9 @@ func (s *scanner) special(c byte) bool {
 			return true
 		}
 	case ':':
+		if f&fCSS != 0 && s.cssMark(c) {
+			return true
+		}
 		if f&fSymbol != 0 && i+1 < len(src) && s.t.class[src[i+1]]&cIdentStart != 0 &&
 			(i == 0 || src[i-1] != ':' && s.t.class[src[i-1]]&cIdentPart == 0) {
 			s.emit(String, i, s.identEnd(i+1))
@@ -119,17 +114,8 @@ func (s *scanner) special(c byte) bool {
 			s.emit(String, i, s.lineEnd(i))
 			return true
 		}
-	case '{':
-		if f&fCSS != 0 {
-			s.depth++
-		}
-	case '}':
-		if f&fCSS != 0 && s.depth > 0 {
-			s.depth--
-		}
 	case '.':
-		if f&fCSS != 0 && s.depth == 0 && i+1 < len(src) && s.t.class[src[i+1]]&cIdentStart != 0 {
-			s.emit(Name, i, s.identEnd(i+1))
+		if f&fCSS != 0 && s.cssMark(c) {
 			return true
 		}
 	}
@@ -357,20 +343,20 @@ func (s *scanner) heredocBodies() {
 	src := s.src
 	for _, h := range s.heredocs {
 		start := s.pos
-		for s.pos < len(src) {
+		closed := false
+		for s.pos < len(src) && !closed {
 			e := s.lineEnd(s.pos)
 			line := strings.TrimRight(src[s.pos:e], "\r")
 			if h.indent {
 				line = strings.TrimLeft(line, " \t")
 			}
-			if line == h.word {
+			if line == h.word || s.l.flags&fShell == 0 && strings.HasPrefix(line, h.word) && s.t.class[line[len(h.word)]]&cIdentPart == 0 {
 				s.emit(String, start, e)
-				s.pos = min(e+1, len(src))
-				break
+				closed = true
 			}
 			s.pos = min(e+1, len(src))
 		}
-		if s.pos >= len(src) {
+		if !closed {
 			s.emit(String, start, len(src))
 		}
 	}

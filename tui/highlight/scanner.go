@@ -18,8 +18,10 @@ type scanner struct {
 	lineStart bool
 	// wantName is set after a defining keyword (func, class).
 	wantName bool
-	// depth is the brace depth (CSS).
-	depth int
+	// cssEnd and cssSel remember where the current CSS statement ends and
+	// whether it is a selector.
+	cssEnd int
+	cssSel bool
 	// heredocs are the heredoc words opened on this line, whose bodies
 	// start on the next.
 	heredocs []heredoc
@@ -29,6 +31,9 @@ type scanner struct {
 // between the previous token and from becomes Text. Neighbours of the same
 // kind are merged.
 func (s *scanner) emit(k Kind, from, to int) {
+	if from < s.done { // never overlap what is already out
+		from = s.done
+	}
 	if from > s.done {
 		s.push(Text, s.done, from)
 	}
