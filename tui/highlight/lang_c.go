@@ -59,13 +59,13 @@ var cppLang = lang{
 	blockComments: cBlock,
 	strs:          cStrings,
 	strPrefixes:   "L u U u8",
-	keywords: cKeywords + " alignas alignof and asm catch class co_await co_return co_yield concept consteval constexpr constinit const_cast decltype delete dynamic_cast explicit export final friend mutable namespace new noexcept not operator or override private protected public reinterpret_cast requires static_assert static_cast template this thread_local throw try typeid typename using virtual xor",
-	defs:     "struct class namespace enum union",
-	types:    cTypes + " wchar_t char8_t char16_t char32_t nullptr auto std string vector map unordered_map set unique_ptr shared_ptr optional",
-	builtins: "printf malloc free memcpy strlen cout cerr endl move forward make_unique make_shared sizeof",
-	ops:      cOps + " ->* .* <=> ... ::",
-	opChars:  cOpChars,
-	flags:    fCallName | fHashMeta | fCppRaw,
+	keywords:      cKeywords + " alignas alignof and asm catch class co_await co_return co_yield concept consteval constexpr constinit const_cast decltype delete dynamic_cast explicit export final friend mutable namespace new noexcept not operator or override private protected public reinterpret_cast requires static_assert static_cast template this thread_local throw try typeid typename using virtual xor",
+	defs:          "struct class namespace enum union",
+	types:         cTypes + " wchar_t char8_t char16_t char32_t nullptr auto std string vector map unordered_map set unique_ptr shared_ptr optional",
+	builtins:      "printf malloc free memcpy strlen cout cerr endl move forward make_unique make_shared sizeof",
+	ops:           cOps + " ->* .* <=> ... ::",
+	opChars:       cOpChars,
+	flags:         fCallName | fHashMeta | fCppRaw,
 }
 
 var javaLang = lang{
