@@ -58,6 +58,9 @@ const (
 	fZigLine
 	// fNixStr reads Nix's ''...'' indented strings.
 	fNixStr
+	// fRegex reads /.../flags regular expressions where a value may start
+	// (JavaScript).
+	fRegex
 	// fMacroBang makes a "!" right after a name part of it (Rust macros).
 	fMacroBang
 	// fMakeTarget reads "$(...)" as one variable reference (Makefile).

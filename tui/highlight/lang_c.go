@@ -210,7 +210,7 @@ var jsLang = lang{
 	ops:           jsOps,
 	opChars:       cOpChars,
 	identStart:    "$",
-	flags:         fCallName | fAtMeta,
+	flags:         fCallName | fAtMeta | fRegex,
 }
 
 var tsLang = lang{
@@ -224,7 +224,7 @@ var tsLang = lang{
 	ops:           jsOps,
 	opChars:       cOpChars,
 	identStart:    "$",
-	flags:         fCallName | fAtMeta,
+	flags:         fCallName | fAtMeta | fRegex,
 }
 
 var protoLang = lang{

@@ -64,7 +64,7 @@ var rLang = lang{
 	strs:         []strRule{{open: `"`, close: `"`, esc: '\\', multi: true}, {open: `'`, close: `'`, esc: '\\', multi: true}, {open: "`", close: "`"}},
 	keywords:     "if else repeat while function for in next break return",
 	types:        "TRUE FALSE NULL NA NA_integer_ NA_real_ NA_character_ Inf NaN T F",
-	builtins:     "c list library require print cat paste paste0 length sum mean median sd vector matrix data.frame apply lapply sapply function seq rep names nrow ncol head tail str summary stop warning",
+	builtins:     "c list library require print cat paste paste0 length sum mean median sd vector matrix data.frame apply lapply sapply seq rep names nrow ncol head tail str summary stop warning",
 	ops:          "<- <<- -> ->> == != <= >= && || %% %/% %in% %>% |> ::",
 	opChars:      "+-*/^=<>!&|~?:$@",
 	identPart:    ".",

@@ -287,7 +287,7 @@ func (s *scanner) yaml() {
 		i := s.pos
 		e := s.lineEnd(i)
 		end := s.trimCR(i, e)
-		j := s.skipSpaces(i)
+		j := min(s.skipSpaces(i), end)
 		if block >= 0 {
 			if j == end || j-i > block {
 				s.emit(String, i, end)

@@ -57,6 +57,10 @@ func (s *scanner) special(c byte) bool {
 		}
 	}
 	switch c {
+	case '/':
+		if f&fRegex != 0 && s.regex() {
+			return true
+		}
 	case '#':
 		if f&fHashMeta != 0 && s.lineStart {
 			s.directive()

@@ -22,6 +22,8 @@ type scanner struct {
 	// whether it is a selector.
 	cssEnd int
 	cssSel bool
+	// noRegex is where a "/" may again start a regular expression.
+	noRegex int
 	// heredocs are the heredoc words opened on this line, whose bodies
 	// start on the next.
 	heredocs []heredoc
