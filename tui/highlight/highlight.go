@@ -59,7 +59,7 @@ func Tokens(lang, code string) []Token {
 		return []Token{{Kind: Text, Text: code}}
 	}
 	s := scanner{src: code, l: l, t: l.tables(), lineStart: true}
-	s.toks = make([]Token, 0, len(code)/6+4)
+	s.toks = make([]Token, 0, len(code)/4+4) // dense code runs about 5 bytes a token
 	s.scan()
 	return s.toks
 }

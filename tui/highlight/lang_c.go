@@ -13,6 +13,12 @@ var (
 		{open: `"""`, close: `"""`, esc: '\\', multi: true},
 		dqString, sqString,
 	}
+	// tripleDouble is tripleStrings without single quotes, which are
+	// character literals or nothing.
+	tripleDouble = []strRule{
+		{open: `"""`, close: `"""`, esc: '\\', multi: true},
+		dqString,
+	}
 )
 
 const (
@@ -120,7 +126,7 @@ var swiftLang = lang{
 	lineComments:  slashComments,
 	blockComments: cBlock,
 	nest:          true,
-	strs:          tripleStrings[:2],
+	strs:          tripleDouble,
 	keywords:      "associatedtype async await break case catch continue convenience default defer deinit do dynamic else extension fallthrough fileprivate final for guard if import in indirect infix init inout internal is lazy let mutating nonmutating open operator optional override postfix precedencegroup prefix private public repeat required rethrows return self Self some static subscript super switch throw throws try unowned var weak where while any",
 	defs:          "func class struct enum protocol typealias actor",
 	types:         "Any AnyObject Bool Character Double Float Int Int8 Int16 Int32 Int64 String UInt UInt8 UInt16 UInt32 UInt64 Void Array Dictionary Set Optional Result true false nil",
@@ -153,7 +159,7 @@ var scalaLang = lang{
 	lineComments:  slashComments,
 	blockComments: cBlock,
 	nest:          true,
-	strs:          tripleStrings[:2],
+	strs:          tripleDouble,
 	strPrefixes:   "s f raw",
 	keywords:      "abstract case catch do else enum export extends final finally for forSome given if implicit import lazy match new override package private protected return sealed super then this throw try using val var while with yield",
 	defs:          "def class object trait type",
