@@ -1,7 +1,6 @@
-// Package highlight splits source code into coloured classes of token for
-// the terminal. It keeps no registry built at start-up: each language is a
-// small static description, and its tables are made the first time a block
-// in that language is drawn. Scanning is linear and never backtracks.
+// Package highlight splits source code into classes of token for the
+// terminal to colour. Each language is static data whose tables are built on
+// first use, so start-up costs nothing; scanning is linear, never backtracks.
 package highlight
 
 import "strings"
@@ -58,6 +57,11 @@ func Tokens(lang, code string) []Token {
 	if l == nil {
 		return []Token{{Kind: Text, Text: code}}
 	}
+	return tokens(l, code)
+}
+
+// tokens splits code written in l.
+func tokens(l *lang, code string) []Token {
 	s := scanner{src: code, l: l, t: l.tables(), lineStart: true}
 	s.toks = make([]Token, 0, len(code)/4+4) // dense code runs about 5 bytes a token
 	s.scan()

@@ -1,7 +1,9 @@
 package highlight
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -177,4 +179,27 @@ func TestTokensGiveBackTheCode(t *testing.T) {
 			checkTokens(t, lang+" "+name, code, Tokens(lang, code))
 		}
 	}
+}
+
+// TestConcurrentFirstUse has many goroutines draw the first blocks of a
+// language at once, as the renderer may; run with -race it checks that the
+// tables are built once and safely.
+func TestConcurrentFirstUse(t *testing.T) {
+	t.Parallel()
+	code := "func f() { return 1 } // c\n"
+	want := Tokens("go", code)
+	fresh := &lang{
+		lineComments: goLang.lineComments, blockComments: goLang.blockComments, strs: goLang.strs,
+		keywords: goLang.keywords, defs: goLang.defs, types: goLang.types, builtins: goLang.builtins,
+		ops: goLang.ops, opChars: goLang.opChars, flags: goLang.flags,
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if got := tokens(fresh, code); !slices.Equal(got, want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+	wg.Wait()
 }

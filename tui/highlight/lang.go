@@ -42,6 +42,9 @@ const (
 	fLineKey
 	// fSection makes a line starting with "[" a Heading (TOML, INI).
 	fSection
+	// fBracketAttr makes a line starting with "[" Meta up to its "]" (C#
+	// attributes).
+	fBracketAttr
 	// fRustRaw reads r"..." and r#"..."# raw strings.
 	fRustRaw
 	// fCppRaw reads R"delim(...)delim" raw strings.
@@ -244,7 +247,7 @@ func (l *lang) compile() *tables {
 	if f&fSymbol != 0 {
 		special(":")
 	}
-	if f&(fSection|fLuaLong) != 0 {
+	if f&(fSection|fLuaLong|fBracketAttr) != 0 {
 		special("[")
 	}
 	if f&fZigLine != 0 {

@@ -117,9 +117,9 @@ var csharpLang = lang{
 	defs:     "class interface struct enum record namespace",
 	types:    "bool byte char decimal double dynamic float int long object sbyte short string uint ulong ushort void String List Dictionary Task true false null",
 	builtins: "Console Math",
-	ops:      cOps + " => ?? ??= ?. ",
+	ops:      cOps + " => ?? ??= ?.",
 	opChars:  cOpChars,
-	flags:    fCallName | fHashMeta,
+	flags:    fCallName | fHashMeta | fBracketAttr,
 }
 
 var swiftLang = lang{

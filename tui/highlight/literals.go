@@ -30,14 +30,18 @@ func (s *scanner) special(c byte) bool {
 			}
 		}
 	}
-	if c == '[' && f&fSection != 0 && s.lineStart {
+	if c == '[' && f&(fSection|fBracketAttr) != 0 && s.lineStart {
 		e := s.lineEnd(i)
 		if j := strings.IndexByte(src[i:e], ']'); j >= 0 {
 			j += i + 1
 			if j < e && src[j] == ']' {
 				j++
 			}
-			s.emit(Heading, i, j)
+			k := Heading
+			if f&fBracketAttr != 0 {
+				k = Meta
+			}
+			s.emit(k, i, j)
 			return true
 		}
 	}
@@ -101,7 +105,7 @@ func (s *scanner) special(c byte) bool {
 			s.emit(String, i, s.nixStringEnd(i))
 			return true
 		}
-		if f&fCharLit != 0 && s.charLit() {
+		if f&fCharLit != 0 && s.charLit(i, i) {
 			return true
 		}
 	case ':':
@@ -367,11 +371,12 @@ func (s *scanner) heredocBodies() {
 	s.heredocs = s.heredocs[:0]
 }
 
-// charLit reads a character literal at s.pos, or a lifetime or label.
-func (s *scanner) charLit() bool {
+// charLit reads a character literal whose quote is at q and which starts
+// at start (before a prefix such as Rust's b), or a lifetime or label.
+func (s *scanner) charLit(start, q int) bool {
 	src := s.src
-	i := s.pos
-	j := i + 1
+	i := start
+	j := q + 1
 	if j >= len(src) {
 		return false
 	}
@@ -390,7 +395,7 @@ func (s *scanner) charLit() bool {
 			return true
 		}
 	}
-	if s.t.class[src[j]]&cIdentStart != 0 {
+	if s.t.class[src[j]]&cIdentStart != 0 && start == q {
 		s.emit(Meta, i, s.identEnd(j))
 		return true
 	}
@@ -491,6 +496,9 @@ func (s *scanner) prefixedString(start, end int) bool {
 	}
 	if q == '#' || len(w) > 3 || !s.t.prefixes[strings.ToLower(w)] {
 		return false
+	}
+	if q == '\'' && f&fCharLit != 0 {
+		return s.charLit(start, end)
 	}
 	for n := range s.l.strs {
 		r := &s.l.strs[n]
