@@ -66,8 +66,8 @@ const (
 	fRegex
 	// fMacroBang makes a "!" right after a name part of it (Rust macros).
 	fMacroBang
-	// fMakeTarget reads "$(...)" as one variable reference (Makefile).
-	fMakeTarget
+	// fMakeVar reads "$(...)" as one variable reference (Makefile).
+	fMakeVar
 )
 
 // mode is a scanner of its own for a format the generic scanner does not
@@ -227,11 +227,8 @@ func (l *lang) compile() *tables {
 	for _, r := range l.strs {
 		special(r.open)
 	}
-	special("#") // shebang lines
+	special("#") // shebang lines, directives, attributes
 	f := l.flags
-	if f&(fHashMeta|fRustAttr|fSection) != 0 {
-		special("#[")
-	}
 	if f&(fAtMeta|fAtBuiltin) != 0 {
 		special("@")
 	}

@@ -157,7 +157,7 @@ var makeLang = lang{
 	opChars:      "=:|;@",
 	identStart:   ".%",
 	identPart:    "-./%",
-	flags:        fDollarVar | fLineKey | fMakeTarget,
+	flags:        fDollarVar | fLineKey | fMakeVar,
 }
 
 var hclLang = lang{

@@ -249,7 +249,7 @@ func (s *scanner) dollar() bool {
 	}
 	c := src[j]
 	switch {
-	case c == '{' || c == '(' && s.l.flags&fMakeTarget != 0:
+	case c == '{' || c == '(' && s.l.flags&fMakeVar != 0:
 		e := s.lineEnd(j)
 		open, close := c, byte('}')
 		if c == '(' {
@@ -257,9 +257,10 @@ func (s *scanner) dollar() bool {
 		}
 		depth := 0
 		for k := j; k < e; k++ {
-			if src[k] == open {
+			switch src[k] {
+			case open:
 				depth++
-			} else if src[k] == close {
+			case close:
 				depth--
 				if depth == 0 {
 					s.emit(Name, i, k+1)
@@ -333,7 +334,7 @@ func (s *scanner) heredocStart() bool {
 			e++
 		}
 		h.word = src[j:e]
-		if !shell && (h.word == "" || !(h.word[0] >= 'A' && h.word[0] <= 'Z' || h.word[0] == '_')) {
+		if !shell && (h.word == "" || !startsUpper(h.word)) {
 			return false
 		}
 	}
@@ -343,6 +344,12 @@ func (s *scanner) heredocStart() bool {
 	s.emit(String, i, e)
 	s.heredocs = append(s.heredocs, h)
 	return true
+}
+
+// startsUpper reports whether w starts with a capital letter or "_", as
+// the words of heredocs outside the shell do.
+func startsUpper(w string) bool {
+	return w[0] >= 'A' && w[0] <= 'Z' || w[0] == '_'
 }
 
 // heredocBodies reads the bodies of the queued heredocs from s.pos, the

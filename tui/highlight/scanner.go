@@ -236,34 +236,33 @@ func isDigits(w string) bool {
 func isPlainName(w string) bool {
 	for i := 0; i < len(w); i++ {
 		c := w[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && isDigit(c)) {
+		if ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && isDigit(c); !ok {
 			return false
 		}
 	}
 	return true
 }
 
-// keyFollows reports whether "=" or ":" (not "==", "::") follows i after
-// spaces: the name before it is a key.
+// keyFollows reports whether "=", "?=", "+=", "!=" (not "==") or ":"
+// follows i after spaces: the name before it is a key or a target.
 func (s *scanner) keyFollows(i int) bool {
 	i = s.skipSpaces(i)
 	if i >= len(s.src) {
 		return false
 	}
-	c := s.src[i]
-	if c == '.' { // dotted keys: a.b = 1; the later parts are scanned again
-		return false
+	var next byte
+	if i+1 < len(s.src) {
+		next = s.src[i+1]
 	}
-	if c != '=' && c != ':' && !(c == '?' || c == '+' || c == '!') {
-		return false
+	switch s.src[i] {
+	case '=':
+		return next != '='
+	case ':':
+		return true
+	case '?', '+', '!':
+		return next == '='
 	}
-	if i+1 < len(s.src) && s.src[i+1] == c && c != ':' {
-		return false
-	}
-	if c == '?' || c == '+' || c == '!' {
-		return i+1 < len(s.src) && s.src[i+1] == '='
-	}
-	return true
+	return false
 }
 
 // colonFollows reports whether ":" follows i after spaces.
