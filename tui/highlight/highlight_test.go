@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // languages names one alias of every language, for the tests that run over
@@ -202,4 +203,30 @@ func TestConcurrentFirstUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestLinearTime feeds a megabyte of the openers that tempt a scanner to
+// look far ahead again and again. Linear scanning takes milliseconds; a
+// quadratic path would take minutes, so the generous limit cannot flake.
+func TestLinearTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("megabytes of input")
+	}
+	t.Parallel()
+	tests := []struct{ lang, unit string }{
+		{"bash", "${"}, {"bash", "<<'"}, {"bash", "$'"}, {"ruby", "<<~'"},
+		{"cpp", `R"(`}, {"cpp", `R"`}, {"rust", "/*"}, {"rust", "r#"}, {"rust", "'\\"}, {"rust", "#["},
+		{"haskell", "{-"}, {"lua", "[="}, {"lua", "--[="}, {"markdown", "`` ` ``` "}, {"markdown", "** "},
+		{"javascript", "(/ "}, {"javascript", "( /["}, {"css", "a{"}, {"css", "a:"}, {"html", "<a b="},
+		{"html", "&a"}, {"yaml", "- a"}, {"json", `"\`}, {"toml", "["}, {"c", "#"}, {"nix", "''$"},
+		{"python", `r"`}, {"csharp", "["}, {"makefile", "$("}, {"diff", "+"}, {"console", "$ "},
+	}
+	for _, tt := range tests {
+		code := strings.Repeat(tt.unit, 1<<20/len(tt.unit))
+		start := time.Now()
+		checkTokens(t, tt.lang, code, Tokens(tt.lang, code))
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: a megabyte of %q took %v", tt.lang, tt.unit, d)
+		}
+	}
 }

@@ -250,14 +250,17 @@ func (s *scanner) dollar() bool {
 	c := src[j]
 	switch {
 	case c == '{' || c == '(' && s.l.flags&fMakeVar != 0:
-		e := s.lineEnd(j)
+		e := min(len(src), j+maxVarLen) // bounded, so a line of "${" stays linear
 		open, close := c, byte('}')
 		if c == '(' {
 			close = ')'
 		}
 		depth := 0
+	look:
 		for k := j; k < e; k++ {
 			switch src[k] {
+			case '\n':
+				break look
 			case open:
 				depth++
 			case close:
@@ -286,6 +289,10 @@ func (s *scanner) dollar() bool {
 	}
 	return true
 }
+
+// maxVarLen bounds the look-ahead for the end of "${...}" and of a
+// heredoc's quoted word, so that lines of openers stay linear.
+const maxVarLen = 256
 
 // heredoc is a heredoc whose body is still to come.
 type heredoc struct {
@@ -323,8 +330,8 @@ func (s *scanner) heredocStart() bool {
 	}
 	e := j
 	if j < len(src) && (src[j] == '\'' || src[j] == '"') {
-		k := strings.IndexByte(src[j+1:s.lineEnd(j)], src[j])
-		if k < 0 {
+		k := strings.IndexByte(src[j+1:min(len(src), j+1+maxVarLen)], src[j])
+		if k < 0 || strings.IndexByte(src[j+1:j+1+k], '\n') >= 0 {
 			return false
 		}
 		h.word = src[j+1 : j+1+k]
@@ -483,18 +490,17 @@ func (s *scanner) prefixedString(start, end int) bool {
 		return true
 	}
 	if f&fCppRaw != 0 && q == '"' && strings.HasSuffix(w, "R") && len(w) <= 3 {
-		e := s.lineEnd(end)
-		p := strings.IndexByte(src[end+1:min(e, end+18)], '(')
+		p := strings.IndexByte(src[end+1:min(len(src), end+18)], '(')
 		if p < 0 {
 			return false
 		}
 		delim := src[end+1 : end+1+p]
-		if strings.ContainsAny(delim, " \\)\t") {
+		if strings.ContainsAny(delim, " \\)\t\n") {
 			return false
 		}
 		close := ")" + delim + `"`
 		k := strings.Index(src[end+2+p:], close)
-		e = len(src)
+		e := len(src)
 		if k >= 0 {
 			e = end + 2 + p + k + len(close)
 		}
