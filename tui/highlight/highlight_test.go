@@ -15,6 +15,7 @@ var languages = []string{
 	"csharp", "swift", "ruby", "php", "bash", "console", "json", "yaml", "toml", "ini",
 	"sql", "html", "css", "scss", "lua", "dockerfile", "makefile", "diff", "markdown",
 	"protobuf", "graphql", "dart", "scala", "haskell", "elixir", "r", "zig", "nix", "hcl",
+	"powershell", "cmake", "perl", "julia",
 }
 
 // checkTokens fails unless toks concatenate to code, none is empty and no
@@ -104,6 +105,10 @@ func TestAliases(t *testing.T) {
 		{"hcl", "terraform", "tf"},
 		{"haskell", "hs"},
 		{"elixir", "ex", "exs"},
+		{"powershell", "pwsh", "ps1"},
+		{"cmake", "CMakeLists.txt"},
+		{"perl", "pl"},
+		{"julia", "jl"},
 	}
 	for _, names := range same {
 		first := lookup(Lang(names[0]))

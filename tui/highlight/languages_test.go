@@ -97,6 +97,14 @@ func TestLanguages(t *testing.T) {
 			[]kt{{Builtin, "import"}, {Keyword, "let"}, {String, "''\n  a ''${b}\n''"}, {Keyword, "in"}, {Comment, "# c"}}},
 		{"terraform", "resource \"aws\" \"web\" {\n  ami = \"x\" # c\n  n = length(var.l)\n  t = <<EOT\nhi\nEOT\n}",
 			[]kt{{Keyword, "resource"}, {String, `"aws"`}, {Name, "ami"}, {String, `"x"`}, {Comment, "# c"}, {Name, "n"}, {Builtin, "length"}, {Name, "t"}, {String, "<<EOT"}, {String, "hi\nEOT"}}},
+		{"powershell", "function Get-X { param([string]$Name) Write-Host \"hi\" -NoNewline; if ($a -eq 1) {} } # c",
+			[]kt{{Keyword, "function"}, {Name, "Get-X"}, {Keyword, "param"}, {Type, "string"}, {Name, "$Name"}, {Builtin, "Write-Host"}, {String, `"hi"`}, {Keyword, "if"}, {Keyword, "-eq"}, {Comment, "# c"}}},
+		{"cmake", "project(x)\nadd_executable(app main.cpp) # c\ntarget_link_libraries(app PRIVATE ${LIBS})",
+			[]kt{{Builtin, "project"}, {Builtin, "add_executable"}, {Comment, "# c"}, {Builtin, "target_link_libraries"}, {Type, "PRIVATE"}, {Name, "${LIBS}"}}},
+		{"perl", "use strict;\nsub f { my $x = \"a\"; return $x; } # c",
+			[]kt{{Keyword, "use"}, {Keyword, "sub"}, {Name, "f"}, {Keyword, "my"}, {Name, "$x"}, {String, `"a"`}, {Keyword, "return"}, {Comment, "# c"}}},
+		{"julia", "#= c =#\nfunction f(x::Int)\n  @assert x > 0\n  push!(v, 'c')\nend",
+			[]kt{{Comment, "#= c =#"}, {Keyword, "function"}, {Name, "f"}, {Operator, "::"}, {Type, "Int"}, {Meta, "@assert"}, {Builtin, "push!"}, {String, "'c'"}, {Keyword, "end"}}},
 	}
 	for _, tt := range tests {
 		toks := Tokens(tt.lang, tt.code)

@@ -29,7 +29,7 @@ func byName(name string) *lang {
 		return &rustLang
 	case "c", "h":
 		return &cLang
-	case "cpp", "c++", "cc", "cxx", "hpp", "hh", "hxx", "h++", "ino", "cuda", "cu", "objc", "objective-c", "m", "mm":
+	case "cpp", "c++", "cc", "cxx", "hpp", "hh", "hxx", "h++", "ino", "cuda", "cu", "objc", "objective-c", "objectivec", "mm":
 		return &cppLang
 	case "java":
 		return &javaLang
@@ -45,13 +45,13 @@ func byName(name string) *lang {
 		return &phpLang
 	case "bash", "sh", "zsh", "shell", "ksh", "fish", "ash", "dash", "shellscript", "bashrc", "zshrc", "profile", "envrc", "env", "ebuild":
 		return &bashLang
-	case "console", "shell-session", "shellsession", "terminal", "sh-session", "bash-session", "zsh-session", "ps", "prompt":
+	case "console", "shell-session", "shellsession", "terminal", "sh-session", "bash-session", "zsh-session", "prompt":
 		return &consoleLang
 	case "json", "jsonc", "json5", "jsonl", "ndjson", "geojson", "webmanifest", "ipynb":
 		return &jsonLang
 	case "yaml", "yml":
 		return &yamlLang
-	case "toml", "lock":
+	case "toml":
 		return &tomlLang
 	case "ini", "cfg", "conf", "config", "properties", "desktop", "gitconfig", "editorconfig", "service", "systemd":
 		return &iniLang
@@ -93,6 +93,14 @@ func byName(name string) *lang {
 		return &nixLang
 	case "hcl", "terraform", "tf", "tfvars", "hcl2", "nomad":
 		return &hclLang
+	case "powershell", "pwsh", "ps1", "psm1", "psd1", "posh":
+		return &powershellLang
+	case "cmake", "cmakelists", "cmakelists.txt":
+		return &cmakeLang
+	case "perl", "pl", "pm", "perl5":
+		return &perlLang
+	case "julia", "jl":
+		return &juliaLang
 	}
 	return nil
 }
