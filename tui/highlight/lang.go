@@ -161,6 +161,7 @@ func (l *lang) tables() *tables {
 	return l.tab
 }
 
+// compile builds the tables from the description.
 func (l *lang) compile() *tables {
 	t := &tables{words: map[string]word{}, prefixes: map[string]bool{}}
 	fold := l.flags&fCaseFold != 0

@@ -37,7 +37,7 @@ var cmakeLang = lang{
 
 var perlLang = lang{
 	lineComments:  hashComments,
-	blockComments: []pair{{"\n=pod", "\n=cut"}, {"\n=head", "\n=cut"}},
+	blockComments: []pair{{"=pod", "=cut"}, {"=head", "=cut"}, {"=begin", "=cut"}},
 	strs:          cStrings,
 	keywords:      "my our local if elsif else unless while until for foreach do last next redo return use no require package and or not eq ne lt gt le ge cmp qw",
 	defs:          "sub package",

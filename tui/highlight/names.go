@@ -15,6 +15,7 @@ func lookup(name string) *lang {
 	return nil
 }
 
+// byName maps every name, alias and extension to its language.
 func byName(name string) *lang {
 	switch name {
 	case "go", "golang":

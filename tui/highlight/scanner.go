@@ -45,6 +45,8 @@ func (s *scanner) emit(k Kind, from, to int) {
 	}
 }
 
+// push appends src[from:to] as a token of kind k, or grows the last token
+// when it has the same kind.
 func (s *scanner) push(k Kind, from, to int) {
 	if to <= from {
 		return
@@ -90,6 +92,9 @@ func (s *scanner) scan() {
 	s.emit(Text, len(s.src), len(s.src))
 }
 
+// generic is the table-driven scanner most languages use: spaces, then
+// the language's specials (comments, strings, marks), names, numbers and
+// operators, whatever is left being Text.
 func (s *scanner) generic() {
 	src := s.src
 	for s.pos < len(src) {
@@ -177,6 +182,8 @@ func (s *scanner) lookupWord(w string) (word, bool) {
 	return e, ok
 }
 
+// ident reads a name at s.pos and classifies it: a known word, a defined
+// or called name, a key, a prefixed string.
 func (s *scanner) ident() {
 	src := s.src
 	start := s.pos
@@ -224,6 +231,7 @@ func (s *scanner) ident() {
 	s.emit(k, start, end)
 }
 
+// isDigits reports whether w is a run of decimal digits.
 func isDigits(w string) bool {
 	for i := 0; i < len(w); i++ {
 		if !isDigit(w[i]) {
@@ -233,6 +241,7 @@ func isDigits(w string) bool {
 	return w != ""
 }
 
+// isPlainName reports whether w is a variable name: letters, digits, "_".
 func isPlainName(w string) bool {
 	for i := 0; i < len(w); i++ {
 		c := w[i]
@@ -301,6 +310,7 @@ func (s *scanner) number() {
 	s.emit(Number, s.pos, i)
 }
 
+// operator reads the longest operator at s.pos, if any.
 func (s *scanner) operator() {
 	src := s.src
 	c := src[s.pos]
