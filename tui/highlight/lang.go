@@ -66,6 +66,9 @@ const (
 	fRegex
 	// fMacroBang makes a "!" right after a name part of it (Rust macros).
 	fMacroBang
+	// fSignedNum reads a "-" before a digit as part of the number (data
+	// formats, where "-" is no operator).
+	fSignedNum
 	// fMakeVar reads "$(...)" as one variable reference (Makefile).
 	fMakeVar
 )

@@ -9,7 +9,7 @@ var jsonLang = lang{
 	strs:          []strRule{dqString},
 	types:         "true false null",
 	opChars:       ":",
-	flags:         fKeyName,
+	flags:         fKeyName | fSignedNum,
 }
 
 var tomlLang = lang{
@@ -23,7 +23,7 @@ var tomlLang = lang{
 	types:     "true false inf nan",
 	opChars:   "=",
 	identPart: "-",
-	flags:     fLineKey | fSection,
+	flags:     fLineKey | fSection | fSignedNum,
 }
 
 var iniLang = lang{
@@ -84,5 +84,6 @@ var (
 		opChars:    ":|>",
 		identPart:  "-./",
 		identStart: "~/",
+		flags:      fSignedNum,
 	}
 )

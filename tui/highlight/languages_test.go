@@ -128,3 +128,20 @@ func TestLanguages(t *testing.T) {
 		}
 	}
 }
+
+func TestSignedNumbersInData(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ lang, code, num string }{
+		{"json", `{"a": -2.5e3}`, "-2.5e3"},
+		{"yaml", "a: -1", "-1"},
+		{"toml", "a = -1_000", "-1_000"},
+	} {
+		found := false
+		for _, tok := range Tokens(tt.lang, tt.code) {
+			found = found || tok == Token{Kind: Number, Text: tt.num}
+		}
+		if !found {
+			t.Errorf("%s: no number %q in %v", tt.lang, tt.num, Tokens(tt.lang, tt.code))
+		}
+	}
+}

@@ -47,6 +47,11 @@ func (s *scanner) diff() {
 // "user@host:~/src$ ", "# ", "% ", "> "), or -1.
 func (s *scanner) promptEnd(i, e int) int {
 	src := s.src
+	if strings.HasPrefix(src[i:e], "PS ") { // PowerShell: "PS C:\src> "
+		if k := strings.Index(src[i:min(e, i+80)], "> "); k >= 0 {
+			return i + k + 2
+		}
+	}
 	for j := i; j < e && j < i+80; j++ {
 		switch src[j] {
 		case '$', '#', '%', '>':

@@ -117,7 +117,7 @@ func (s *scanner) generic() {
 			s.wantName = false
 		case cl&cIdentStart != 0:
 			s.ident()
-		case cl&cDigit != 0 || c == '.' && s.pos+1 < len(src) && isDigit(src[s.pos+1]):
+		case cl&cDigit != 0 || (c == '.' || c == '-' && s.l.flags&fSignedNum != 0) && s.pos+1 < len(src) && isDigit(src[s.pos+1]):
 			s.number()
 			s.wantName = false
 		case cl&cOp != 0:
@@ -285,6 +285,9 @@ func (s *scanner) colonFollows(i int) bool {
 func (s *scanner) number() {
 	src := s.src
 	i := s.pos
+	if src[i] == '-' {
+		i++
+	}
 	hex := false
 	if src[i] == '0' && i+1 < len(src) && (src[i+1]|0x20 == 'x') {
 		hex = true
