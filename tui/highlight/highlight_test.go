@@ -122,6 +122,15 @@ func TestAliases(t *testing.T) {
 			}
 		}
 	}
+	// The aliases the renderer's users write most, from the task that made
+	// this package.
+	for _, n := range []string{"golang", "py", "python3", "js", "mjs", "ts", "rs", "cpp", "c++", "cc", "h", "hpp",
+		"kt", "cs", "rb", "yml", "sh", "shell", "zsh", "console", "Dockerfile", "make", "patch", "tf", "jsx", "tsx",
+		"jsonc", "svg", "xml", "scss", "bash"} {
+		if !Known(n) {
+			t.Errorf("%s is unknown", n)
+		}
+	}
 	for _, n := range languages {
 		if !Known(n) {
 			t.Errorf("%s is unknown", n)
