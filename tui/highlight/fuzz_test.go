@@ -14,7 +14,7 @@ func FuzzTokens(f *testing.F) {
 		"func f() { return `x` }", "def f():\n    '''d'''", "r#\"a\"#", `R"x(a)x"`,
 		"cat <<-EOF\n\tx\n\tEOF\n", "--[==[ x ]==]", "''a''${b}''", "<a href='x'>&amp;</a>",
 		"```go\nx\n```", "a: |\n  b\nc: d", "+a\n-b\n@@ x", "$ ls\nout", ".a:hover{b:#fff}",
-		"x = /re[/]/g", "#[attr] fn f<'a>()", "@dec\nclass A", "{- {- -} -}", "\\\\line",
+		"x = /re[/]/g", "`a${`b${c}`}d`", "#[attr] fn f<'a>()", "@dec\nclass A", "{- {- -} -}", "\\\\line",
 	} {
 		f.Add(seed)
 	}

@@ -231,7 +231,7 @@ func TestLinearTime(t *testing.T) {
 		{"bash", "${"}, {"bash", "<<'"}, {"bash", "$'"}, {"ruby", "<<~'"},
 		{"cpp", `R"(`}, {"cpp", `R"`}, {"rust", "/*"}, {"rust", "r#"}, {"rust", "'\\"}, {"rust", "#["},
 		{"haskell", "{-"}, {"lua", "[="}, {"lua", "--[="}, {"markdown", "`` ` ``` "}, {"markdown", "** "},
-		{"javascript", "(/ "}, {"javascript", "( /["}, {"css", "a{"}, {"css", "a:"}, {"html", "<a b="},
+		{"javascript", "(/ "}, {"javascript", "( /["}, {"javascript", "`${"}, {"javascript", "${`}"}, {"css", "a{"}, {"css", "a:"}, {"html", "<a b="},
 		{"html", "&a"}, {"yaml", "- a"}, {"json", `"\`}, {"toml", "["}, {"c", "#"}, {"nix", "''$"},
 		{"python", `r"`}, {"csharp", "["}, {"makefile", "$("}, {"diff", "+"}, {"console", "$ "},
 	}

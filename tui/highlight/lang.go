@@ -66,6 +66,9 @@ const (
 	fRegex
 	// fMacroBang makes a "!" right after a name part of it (Rust macros).
 	fMacroBang
+	// fTemplate reads `...` template literals whose ${...} parts are
+	// scanned as code (JavaScript).
+	fTemplate
 	// fSignedNum reads a "-" before a digit as part of the number (data
 	// formats, where "-" is no operator).
 	fSignedNum
@@ -250,6 +253,9 @@ func (l *lang) compile() *tables {
 	}
 	if f&(fSection|fLuaLong|fBracketAttr) != 0 {
 		special("[")
+	}
+	if f&fTemplate != 0 {
+		special("`")
 	}
 	if f&fZigLine != 0 {
 		special("\\")

@@ -200,10 +200,8 @@ const jsKeywords = "async await break case catch class const continue debugger d
 
 const jsOps = cOps + " === !== => ?? ??= ?. ... ** **= >>> &&= ||="
 
-var jsStrings = []strRule{
-	{open: "`", close: "`", esc: '\\', multi: true},
-	dqString, sqString,
-}
+// jsStrings leave out template literals, which fTemplate reads.
+var jsStrings = []strRule{dqString, sqString}
 
 var jsLang = lang{
 	lineComments:  slashComments,
@@ -216,7 +214,7 @@ var jsLang = lang{
 	ops:           jsOps,
 	opChars:       cOpChars,
 	identStart:    "$",
-	flags:         fCallName | fAtMeta | fRegex,
+	flags:         fCallName | fAtMeta | fRegex | fTemplate,
 }
 
 var tsLang = lang{
@@ -230,7 +228,7 @@ var tsLang = lang{
 	ops:           jsOps,
 	opChars:       cOpChars,
 	identStart:    "$",
-	flags:         fCallName | fAtMeta | fRegex,
+	flags:         fCallName | fAtMeta | fRegex | fTemplate,
 }
 
 var protoLang = lang{

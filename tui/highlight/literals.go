@@ -65,6 +65,11 @@ func (s *scanner) special(c byte) bool {
 		if f&fRegex != 0 && s.regex() {
 			return true
 		}
+	case '`':
+		if f&fTemplate != 0 {
+			s.template(i, i+1)
+			return true
+		}
 	case '#':
 		if f&fHashMeta != 0 && s.lineStart {
 			s.directive()

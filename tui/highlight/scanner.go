@@ -22,6 +22,9 @@ type scanner struct {
 	// whether it is a selector.
 	cssEnd int
 	cssSel bool
+	// braces holds, for each template literal whose ${...} is being
+	// scanned, the depth of braces opened inside it.
+	braces []int
 	// noRegex is where a "/" may again start a regular expression.
 	noRegex int
 	// heredocs are the heredoc words opened on this line, whose bodies
@@ -109,6 +112,10 @@ func (s *scanner) generic() {
 			continue
 		case ' ', '\t', '\r', '\f':
 			s.pos++
+			continue
+		}
+		if len(s.braces) > 0 && (c == '{' || c == '}') {
+			s.brace(c)
 			continue
 		}
 		cl := s.t.class[c]
