@@ -29,6 +29,8 @@ func TestLanguages(t *testing.T) {
 			[]kt{{Keyword, "const"}, {String, `/"[/]/g`}, {Keyword, "function"}, {Name, "add"}, {Keyword, "return"}, {Operator, "??"}, {String, "`x${"}, {Operator, "+"}, {Name, "f"}, {Number, "1"}, {String, "}y`"}}},
 		{"tsx", "export interface Props { n?: number }\nconst f = (p: Props): JSX.Element => <div/>;",
 			[]kt{{Keyword, "export"}, {Keyword, "interface"}, {Name, "Props"}, {Type, "number"}, {Keyword, "const"}, {Operator, "=>"}}},
+		{"jsx", "const a = <p>x</p>; const b = <i>y</i>; // c",
+			[]kt{{Keyword, "const"}, {Keyword, "const"}, {Comment, "// c"}}},
 		{"rust", "#[derive(Debug)]\nfn main<'a>() { let s = r#\"x\"#; let b = b'x'; println!(\"{}\", 1u8); /* a /* b */ c */ }",
 			[]kt{{Meta, "#[derive(Debug)]"}, {Keyword, "fn"}, {Name, "main"}, {Meta, "'a"}, {Keyword, "let"}, {String, `r#"x"#`}, {Keyword, "let"}, {String, "b'x'"}, {Builtin, "println!"}, {String, `"{}"`}, {Number, "1u8"}, {Comment, "/* a /* b */ c */"}}},
 		{"c", "#include <stdio.h>\nint main(void) { char c = '\\n'; printf(\"%d\", 1.5f); }",

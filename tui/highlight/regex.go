@@ -57,8 +57,8 @@ func (s *scanner) valueMayStart(i int) bool {
 	}
 	c := src[j]
 	switch {
-	case c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == '`':
-		return false
+	case c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == '`' || c == '<':
+		return false // "<" too: "</div>" closes a JSX element
 	case s.t.class[c]&cIdentPart != 0:
 		k := j
 		for k >= 0 && s.t.class[src[k]]&cIdentPart != 0 && j-k < 16 {
