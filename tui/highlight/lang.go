@@ -69,6 +69,9 @@ const (
 	// fTemplate reads `...` template literals whose ${...} parts are
 	// scanned as code (JavaScript).
 	fTemplate
+	// fSpacedComment starts a line comment only at the start of a word
+	// (YAML's "a#b" is no comment).
+	fSpacedComment
 	// fSignedNum reads a "-" before a digit as part of the number (data
 	// formats, where "-" is no operator).
 	fSignedNum

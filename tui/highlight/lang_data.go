@@ -84,6 +84,6 @@ var (
 		opChars:    ":|>",
 		identPart:  "-./",
 		identStart: "~/",
-		flags:      fSignedNum,
+		flags:      fSignedNum | fSpacedComment,
 	}
 )

@@ -47,7 +47,7 @@ func (s *scanner) special(c byte) bool {
 	}
 	for _, lc := range s.l.lineComments {
 		if strings.HasPrefix(rest, lc) {
-			if f&fShell != 0 && !s.wordStart() {
+			if f&(fShell|fSpacedComment) != 0 && !s.wordStart() {
 				break
 			}
 			s.emit(Comment, i, s.lineEnd(i))
