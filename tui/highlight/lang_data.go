@@ -65,7 +65,8 @@ var scssLang = lang{
 	flags:         fCSS | fAtMeta | fCallName | fDollarVar,
 }
 
-// The formats with a scanner of their own (lines.go, markup.go).
+// The formats with a scanner of their own (diff.go, console.go,
+// markdown.go, dockerfile.go, markup.go, yaml.go).
 var (
 	diffLang     = lang{mode: diffMode}
 	consoleLang  = lang{mode: consoleMode}
