@@ -63,7 +63,8 @@ func Tokens(lang, code string) []Token {
 // tokens splits code written in l.
 func tokens(l *lang, code string) []Token {
 	s := scanner{src: code, l: l, t: l.tables(), lineStart: true}
-	s.toks = make([]Token, 0, len(code)/4+4) // dense code runs about 5 bytes a token
+	// Dense code runs about 5 bytes a token; huge blocks grow as they go.
+	s.toks = make([]Token, 0, min(len(code)/4+4, 1<<16))
 	s.scan()
 	return s.toks
 }
