@@ -41,7 +41,7 @@ func TestSafeSplit(t *testing.T) {
 		{"tab continuation", "- a\n\n\tmore\n", 0},
 		{"paragraph after list", "- a\n\nb\n", 5},
 		{"html comment", "<!--\n\nx\n-->\n\ny\n", 13},
-		{"html is glued to what precedes it", "a\n\n<div>x</div>\n", 0},
+		{"html after a blank starts a block", "a\n\n<div>x</div>\n", 3},
 		{"closed html comment", "<!-- x -->\n\ny\n", 12},
 		{"pre block", "<pre>\n\nx\n</pre>\n\ny\n", 17},
 		{"leading blanks", "\n\na\n", 0},
@@ -65,24 +65,6 @@ func TestHasRefDefinitions(t *testing.T) {
 	}
 	if HasRefDefinitions("a [link](x) and [b] text\n") {
 		t.Error("false positive")
-	}
-}
-
-func TestTrimPadding(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"plain   ", "plain"},
-		{"\x1b[38;5;252m \x1b[m\x1b[38;5;252m \x1b[m", ""},
-		{"  \x1b[38;5;252mtext\x1b[m\x1b[38;5;252m \x1b[m", "  \x1b[38;5;252mtext\x1b[m"},
-		{"\x1b[38;5;228;48;5;63;1m Hi \x1b[m\x1b[38;5;252m \x1b[m", "\x1b[38;5;228;48;5;63;1m Hi \x1b[m"},
-		{"\x1b[38;2;1;2;3mx\x1b[0m   ", "\x1b[38;2;1;2;3mx\x1b[m"},
-		{"a \x1b[44m  \x1b[0m  ", "a \x1b[44m  \x1b[m"},
-	}
-	for _, tc := range tests {
-		if got := TrimPadding(tc.in); got != tc.want {
-			t.Errorf("TrimPadding(%q) = %q, want %q", tc.in, got, tc.want)
-		}
 	}
 }
 

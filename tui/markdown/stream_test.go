@@ -69,8 +69,7 @@ func TestLayoutRendersOnlyWhatIsFilled(t *testing.T) {
 
 // TestLayoutMatchesRender checks that a filled layout shows what the eager
 // render and a full render show, both while streaming and once the source is
-// complete. (Colours are compared loosely: chroma breaks ties between
-// 256-colour matches differently from run to run.)
+// complete.
 func TestLayoutMatchesRender(t *testing.T) {
 	t.Parallel()
 	src := longDoc(t)
