@@ -141,8 +141,12 @@ func (w *walker) codeSpan(runs []run, c *ast.CodeSpan, l look) []run {
 			b.Write(t.Value)
 		}
 	}
+	code := b.String()
+	if _, ok := c.Parent().(*east.TableCell); ok {
+		code = strings.ReplaceAll(code, `\|`, "|") // GitHub lets a cell's code hold an escaped pipe
+	}
 	cl := w.pal.code.over(l)
-	return append(runs, run{w.pal.codeOpen + cleanInline(b.String()) + w.pal.codeEnd, cl})
+	return append(runs, run{w.pal.codeOpen + cleanInline(code) + w.pal.codeEnd, cl})
 }
 
 // resolve replaces backslash escapes and character references with what

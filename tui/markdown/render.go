@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
@@ -38,20 +37,19 @@ func NewRenderer(style Style, width int) (*Renderer, error) {
 }
 
 // newParser is CommonMark with the GitHub extensions answers use: tables,
-// strikethrough and task lists. Bare URLs stay text (terminals find them
-// themselves): goldmark's linkify looks for an e-mail address at every
-// letter, which made 100,000 backticks take 16 s.
+// strikethrough and task lists (gfm.go). Bare URLs stay text (terminals
+// find them themselves): goldmark's linkify looks for an e-mail address at
+// every letter, which made 100,000 backticks take 16 s.
 func newParser() parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 		parser.WithInlineParsers(append(parser.DefaultInlineParsers(),
-			util.Prioritized(extension.NewStrikethroughParser(), 500),
-			util.Prioritized(extension.NewTaskCheckBoxParser(), 0),
+			util.Prioritized(strikeParser{}, 500),
+			util.Prioritized(taskParser{}, 0),
 		)...),
 		parser.WithParagraphTransformers(append(parser.DefaultParagraphTransformers(),
-			util.Prioritized(extension.NewTableParagraphTransformer(), 200),
+			util.Prioritized(tableParser{}, 200),
 		)...),
-		parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
 	)
 }
 

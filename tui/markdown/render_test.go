@@ -78,6 +78,13 @@ func TestRenderElements(t *testing.T) {
 		{name: "wide characters wrap by cells", width: 10,
 			src:  "日本語の文章です\n",
 			want: []string{"  日本語", "  の文章", "  です"}},
+		{name: "table cells split at unescaped pipes", width: 40,
+			src:  "a | b\n--|:-:\n`x\\|y` | c\\|d\n",
+			want: []string{"   a     │  b", "  ───────┼─────", "   \u00a0x|y\u00a0 │ c|d"},
+			plain: []string{"   a     |  b", "  -------|-----", "   `x|y` | c|d"}},
+		{name: "a dash line under text is a heading, not a table", width: 40,
+			src:  "a\n--\n",
+			want: []string{"  ## a"}},
 		{name: "table fits its content", width: 40,
 			src: "| key | value |\n|:--|--:|\n| a | 1 |\n| bbb | 22 |\n",
 			want: []string{
