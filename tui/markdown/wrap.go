@@ -18,6 +18,9 @@ type run struct {
 // hardBreak is the run that ends a line before the width does.
 const hardBreak = "\n"
 
+// nbsp pads code spans; where a line breaks, it is dropped.
+const nbsp = "\u00a0"
+
 // textWidth is the number of cells s takes on the screen.
 func textWidth(s string) int {
 	for i := 0; i < len(s); i++ {
@@ -123,9 +126,6 @@ func (w *wrapper) breakWord() {
 				w.cur = append(w.cur, run{s[:n], r.look})
 				w.curW += n
 				s = s[n:]
-				if w.curW >= w.width && s != "" {
-					w.flush()
-				}
 				continue
 			}
 			g, gw := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
@@ -133,6 +133,10 @@ func (w *wrapper) breakWord() {
 				break
 			}
 			if w.curW > 0 && w.curW+gw > w.width {
+				if g == nbsp { // a code span's padding is not worth a line of its own
+					s = s[len(g):]
+					continue
+				}
 				w.flush()
 			}
 			w.cur = append(w.cur, run{g, r.look})
