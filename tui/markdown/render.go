@@ -74,7 +74,7 @@ func (r *Renderer) render(src string) (lines []string, seam int, err error) {
 	}()
 	// Tabs are expanded in the source, where a tab's column is known;
 	// CommonMark reads block structure with the same 4-column stops.
-	b := []byte(ExpandTabs(src))
+	b := []byte(capNesting(ExpandTabs(src)))
 	doc := r.md.Parse(text.NewReader(b))
 	w := &walker{pal: r.pal, src: b}
 	out := w.children(doc, r.width-2*margin, 0, false)
