@@ -17,8 +17,10 @@ import (
 // strikeParser reads "~~" and "~" delimiters for strikethrough.
 type strikeParser struct{}
 
+// Trigger is the byte that may start a delimiter.
 func (strikeParser) Trigger() []byte { return []byte{'~'} }
 
+// Parse reads a run of tildes as a delimiter for goldmark to pair.
 func (strikeParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	before := block.PrecendingCharacter()
 	line, seg := block.PeekLine()
@@ -32,24 +34,30 @@ func (strikeParser) Parse(_ ast.Node, block text.Reader, pc parser.Context) ast.
 	return d
 }
 
+// CloseBlock has nothing to finish.
 func (strikeParser) CloseBlock(ast.Node, parser.Context) {}
 
 // strikeDelimiters pairs tildes into strikethrough nodes.
 type strikeDelimiters struct{}
 
+// IsDelimiter reports whether b is a tilde.
 func (strikeDelimiters) IsDelimiter(b byte) bool { return b == '~' }
 
+// CanOpenCloser pairs runs of the same character.
 func (strikeDelimiters) CanOpenCloser(opener, closer *parser.Delimiter) bool {
 	return opener.Char == closer.Char
 }
 
+// OnMatch makes the strikethrough node.
 func (strikeDelimiters) OnMatch(int) ast.Node { return east.NewStrikethrough() }
 
 // taskParser reads the "[ ]" or "[x]" that starts a list item.
 type taskParser struct{}
 
+// Trigger is the byte a check box starts with.
 func (taskParser) Trigger() []byte { return []byte{'['} }
 
+// Parse reads a check box at the very start of a list item.
 func (taskParser) Parse(parent ast.Node, block text.Reader, _ parser.Context) ast.Node {
 	item, ok := parent.Parent().(*ast.ListItem)
 	if !ok || item.FirstChild() != parent || parent.HasChildren() {
@@ -67,6 +75,7 @@ func (taskParser) Parse(parent ast.Node, block text.Reader, _ parser.Context) as
 	return east.NewTaskCheckBox(line[1] == 'x' || line[1] == 'X')
 }
 
+// CloseBlock has nothing to finish.
 func (taskParser) CloseBlock(ast.Node, parser.Context) {}
 
 // tableParser turns a paragraph whose second line is a delimiter row
@@ -74,6 +83,7 @@ func (taskParser) CloseBlock(ast.Node, parser.Context) {}
 // after it the rows.
 type tableParser struct{}
 
+// Transform makes p, or its end, a table when it has a delimiter row.
 func (tableParser) Transform(p *ast.Paragraph, reader text.Reader, _ parser.Context) {
 	lines := p.Lines()
 	src := reader.Source()

@@ -1,7 +1,6 @@
-// Package markdown renders assistant Markdown for the terminal, parsed by
-// goldmark and drawn by its own walk of the tree, incrementally while it
-// streams: blocks that can no longer change are rendered once, and only the
-// open tail is rendered again on each frame.
+// Package markdown draws assistant Markdown for the terminal from goldmark's
+// tree, incrementally while it streams: closed blocks are rendered once and
+// only the open tail again on each frame.
 package markdown
 
 import "strings"
