@@ -81,23 +81,25 @@ func visible(lines []string) string {
 // and checks that every frame shows what a full render of that prefix shows.
 func TestStreamMatchesFullRender(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("testdata/sample.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		style       Style
-		width, step int
-	}{{Dark, 40, 7}, {Dark, 100, 13}, {Light, 80, 19}, {Plain, 80, 19}} {
-		t.Run(fmt.Sprintf("style%d-width%d", tc.style, tc.width), func(t *testing.T) {
-			t.Parallel()
-			checkStream(t, string(src), tc.style, tc.width, tc.step)
-		})
+	for _, file := range []string{"sample.md", "elements.md"} {
+		src, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			style       Style
+			width, step int
+		}{{Dark, 40, 7}, {Dark, 100, 13}, {Light, 80, 19}, {Plain, 80, 19}, {Plain, 30, 1}} {
+			t.Run(fmt.Sprintf("%s-style%d-width%d", file, tc.style, tc.width), func(t *testing.T) {
+				t.Parallel()
+				checkStream(t, string(src), tc.style, tc.width, tc.step)
+			})
+		}
 	}
 }
 
 // checkStream streams src in step-byte pieces and compares every frame with
-// a full render of the same prefix.
+// a full render of the same prefix, escape sequences included.
 func checkStream(t *testing.T, src string, style Style, width, step int) {
 	t.Helper()
 	full, err := NewRenderer(style, width)
@@ -120,7 +122,7 @@ func checkStream(t *testing.T, src string, style Style, width, step int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g, w := visible(got), visible(want); g != w {
+		if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 			t.Fatalf("prefix %d:\n--- stream\n%s\n--- full\n%s", end, g, w)
 		}
 		if end == len(src) {

@@ -86,14 +86,14 @@ func TestLayoutMatchesRender(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if visible(got) != visible(want) {
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Fatalf("style %d prefix %d: layout differs from Render", style, end)
 			}
 			whole, err := full.Lines(prefix)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if visible(got) != visible(whole) {
+			if strings.Join(got, "\n") != strings.Join(whole, "\n") {
 				t.Fatalf("style %d prefix %d: layout differs from a full render", style, end)
 			}
 		}
