@@ -61,35 +61,43 @@ func (l look) over(base look) look {
 
 // sgr is the escape sequence that selects l from the default, or "" for it.
 func (l look) sgr() string {
-	if l == plainLook {
-		return ""
-	}
 	var b strings.Builder
-	b.WriteString("\x1b[")
-	sep := false
-	param := func(s string) {
-		if sep {
-			b.WriteByte(';')
+	l.writeSGR(&b)
+	return b.String()
+}
+
+// writeSGR writes the escape sequence that selects l from the default, and
+// nothing for the default itself, without allocating.
+func (l look) writeSGR(b *strings.Builder) {
+	if l == plainLook {
+		return
+	}
+	var buf [48]byte
+	out := append(buf[:0], "\x1b["...)
+	sep := func() {
+		if len(out) > 2 {
+			out = append(out, ';')
 		}
-		b.WriteString(s)
-		sep = true
 	}
 	if l.fg != noColor {
-		param("38;5;" + strconv.Itoa(int(l.fg)))
+		out = append(out, "38;5;"...)
+		out = strconv.AppendInt(out, int64(l.fg), 10)
 	}
 	if l.bg != noColor {
-		param("48;5;" + strconv.Itoa(int(l.bg)))
+		sep()
+		out = append(out, "48;5;"...)
+		out = strconv.AppendInt(out, int64(l.bg), 10)
 	}
-	for _, a := range []struct {
+	for _, a := range [...]struct {
 		bit  uint8
-		code string
-	}{{bold, "1"}, {faint, "2"}, {italic, "3"}, {underline, "4"}, {strike, "9"}} {
+		code byte
+	}{{bold, '1'}, {faint, '2'}, {italic, '3'}, {underline, '4'}, {strike, '9'}} {
 		if l.attrs&a.bit != 0 {
-			param(a.code)
+			sep()
+			out = append(out, a.code)
 		}
 	}
-	b.WriteByte('m')
-	return b.String()
+	b.Write(append(out, 'm'))
 }
 
 // palette is every look and decoration of one Style; the colours are those

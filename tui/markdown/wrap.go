@@ -178,7 +178,7 @@ func draw(b *strings.Builder, runs []run) {
 			if cur != plainLook {
 				b.WriteString("\x1b[m")
 			}
-			b.WriteString(r.look.sgr())
+			r.look.writeSGR(b)
 			cur = r.look
 		}
 		b.WriteString(r.text)
