@@ -111,12 +111,17 @@ func (w *walker) exit(runs []run, stack []frame, n ast.Node) ([]run, []frame) {
 // text adds a text node: its escapes and entities resolved, a soft line
 // break as a space and a hard one as a break.
 func (w *walker) text(runs []run, t *ast.Text, l look) []run {
-	v := t.Segment.Value(w.src)
-	if !t.IsRaw() {
-		v = resolve(v)
+	seg := t.Segment
+	v := w.str[seg.Start:seg.Stop]
+	if seg.Padding > 0 || !t.IsRaw() && strings.ContainsAny(v, "\\&") {
+		b := seg.Value(w.src)
+		if !t.IsRaw() {
+			b = resolve(b)
+		}
+		v = string(b)
 	}
-	if len(v) > 0 {
-		runs = append(runs, run{cleanInline(string(v)), l})
+	if v != "" {
+		runs = append(runs, run{cleanInline(v), l})
 	}
 	switch {
 	case t.HardLineBreak():

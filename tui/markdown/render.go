@@ -74,9 +74,10 @@ func (r *Renderer) render(src string) (lines []string, seam int, err error) {
 	}()
 	// Tabs are expanded in the source, where a tab's column is known;
 	// CommonMark reads block structure with the same 4-column stops.
-	b := []byte(capNesting(ExpandTabs(src)))
+	str := capNesting(ExpandTabs(src))
+	b := []byte(str)
 	doc := r.md.Parse(text.NewReader(b))
-	w := &walker{pal: r.pal, src: b}
+	w := &walker{pal: r.pal, src: b, str: str}
 	out := w.children(doc, r.width-2*margin, 0, false)
 	pad := strings.Repeat(" ", margin)
 	for i, l := range out {
@@ -91,6 +92,7 @@ func (r *Renderer) render(src string) (lines []string, seam int, err error) {
 type walker struct {
 	pal *palette
 	src []byte
+	str string // src as a string, for text that needs no copy
 }
 
 // children draws the blocks under n one after another, a blank line between
