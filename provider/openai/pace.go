@@ -24,12 +24,14 @@ import (
 // end reaches the agent within readGap of the gateway's last byte instead
 // of up to paceInterval later (the end of an answer was on screen 41-46 ms
 // after the last byte before, 8-10 ms after, cmd/tern/e2e_bench_test.go).
-// Wake-ups are what costs CPU on a loaded machine: reading each piece as it
-// arrives doubled a 4 KB/s stream's CPU, and with a 10 ms gap a 4 KB/s
-// stream costs more than with the pace alone: on a quiet machine, tern run
-// 0.051 → 0.069 CPU s/s and the interface 0.081 → 0.090, for a 60 KB answer
-// on screen 29 ms after its last byte instead of 47 (docs/speed.md). A 20 ms
-// pace without the goroutine was no better on either count.
+// Wake-ups are what costs CPU: each wake of the reading goroutine costs the
+// Go scheduler several context switches (a timer, a spinning thread woken
+// and put back to sleep) and a read of the socket. Reading each piece as it
+// arrives doubled a 4 KB/s stream's CPU, and a 10 ms gap was what made
+// streaming 2-3 times dearer than before the goroutine existed (bisected
+// over 115 commits, docs/speed.md): 20 ms halves those wake-ups and keeps
+// the end within 20 ms of the gateway's last byte. A 20 ms pace without
+// the goroutine was no better on either count.
 //
 // The interval is longer than a 30 fps frame: a slowly streamed answer costs
 // less CPU that way (the end-to-end benchmark's 4 KB/s stream), and the
@@ -38,7 +40,7 @@ import (
 const (
 	paceInterval = 50 * time.Millisecond
 	paceBytes    = 2 << 10
-	readGap      = 10 * time.Millisecond
+	readGap      = 20 * time.Millisecond
 	// readChunk is what one read of the body asks for; maxAhead bounds what
 	// is read ahead of the consumer.
 	readChunk = 32 << 10

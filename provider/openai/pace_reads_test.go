@@ -1,0 +1,82 @@
+package openai
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// arriving is a body that behaves like a socket: pieces arrive on their own
+// clock, and a read returns all that arrived since the last one, waiting
+// only when nothing did. It counts the reads.
+type arriving struct {
+	mu    sync.Mutex
+	buf   []byte
+	done  bool
+	more  chan struct{} // a signal that something arrived
+	reads int
+}
+
+// feed writes piece every every, n times, then ends the body.
+func (a *arriving) feed(piece string, every time.Duration, n int) {
+	start := time.Now()
+	for i := range n {
+		time.Sleep(time.Until(start.Add(time.Duration(i) * every)))
+		a.mu.Lock()
+		a.buf = append(a.buf, piece...)
+		a.mu.Unlock()
+		signal(a.more)
+	}
+	a.mu.Lock()
+	a.done = true
+	a.mu.Unlock()
+	signal(a.more)
+}
+
+func (a *arriving) Read(b []byte) (int, error) {
+	for {
+		a.mu.Lock()
+		if len(a.buf) > 0 || a.done {
+			a.reads++
+			n := copy(b, a.buf)
+			a.buf = a.buf[n:]
+			done := a.done && len(a.buf) == 0
+			a.mu.Unlock()
+			if done {
+				return n, io.EOF
+			}
+			return n, nil
+		}
+		a.mu.Unlock()
+		<-a.more
+	}
+}
+
+// TestPacedBodyReadsAtMostEveryGap guards the streaming CPU: each read of
+// the body wakes the reading goroutine, and those wake-ups were what made a
+// 4 KB/s stream 2-3 times dearer (docs/speed.md). A gateway writing a small
+// piece every millisecond must be read about once per readGap, not once per
+// piece. A loaded machine only makes the reads rarer.
+func TestPacedBodyReadsAtMostEveryGap(t *testing.T) {
+	t.Parallel()
+	const pieces = 400
+	a := &arriving{more: make(chan struct{}, 1)}
+	go a.feed("data: x\n\n", time.Millisecond, pieces)
+	r := newPacedBody(context.Background(), a)
+	defer r.close()
+	start := time.Now()
+	got, _ := readAll(t, r)
+	took := time.Since(start)
+	if joined := strings.Join(got, ""); joined != strings.Repeat("data: x\n\n", pieces) {
+		t.Fatalf("read %d bytes, want %d", len(joined), pieces*9)
+	}
+	a.mu.Lock()
+	reads := a.reads
+	a.mu.Unlock()
+	if most := int(took/readGap) + 3; reads > most {
+		t.Errorf("the body was read %d times in %v, want at most %d (one read per %v): each read is a wake-up", reads, took, most, readGap)
+	}
+}
