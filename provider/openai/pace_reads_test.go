@@ -56,27 +56,34 @@ func (a *arriving) Read(b []byte) (int, error) {
 }
 
 // TestPacedBodyReadsAtMostEveryGap guards the streaming CPU: each read of
-// the body wakes the reading goroutine, and those wake-ups were what made a
-// 4 KB/s stream 2-3 times dearer (docs/speed.md). A gateway writing a small
-// piece every millisecond must be read about once per readGap, not once per
-// piece. A loaded machine only makes the reads rarer.
+// the body and each piece handed on is a wake-up (of the reading goroutine;
+// of the agent, the session recorder, the title watcher and the interface),
+// and those wake-ups made a 4 KB/s stream 2-3 times dearer (docs/speed.md).
+// A gateway writing a token every millisecond, each in 150 bytes of JSON
+// as on the wire, must be read about once per readGap and handed on about
+// once per paceInterval, not once per read or per piece. A loaded machine
+// only makes both rarer.
 func TestPacedBodyReadsAtMostEveryGap(t *testing.T) {
 	t.Parallel()
 	const pieces = 400
+	piece := "data: " + strings.Repeat("x", 142) + "\n\n" // 150 bytes
 	a := &arriving{more: make(chan struct{}, 1)}
-	go a.feed("data: x\n\n", time.Millisecond, pieces)
+	go a.feed(piece, time.Millisecond, pieces)
 	r := newPacedBody(context.Background(), a)
 	defer r.close()
 	start := time.Now()
 	got, _ := readAll(t, r)
 	took := time.Since(start)
-	if joined := strings.Join(got, ""); joined != strings.Repeat("data: x\n\n", pieces) {
-		t.Fatalf("read %d bytes, want %d", len(joined), pieces*9)
+	if joined := strings.Join(got, ""); joined != strings.Repeat(piece, pieces) {
+		t.Fatalf("read %d bytes, want %d", len(joined), pieces*len(piece))
 	}
 	a.mu.Lock()
 	reads := a.reads
 	a.mu.Unlock()
 	if most := int(took/readGap) + 3; reads > most {
-		t.Errorf("the body was read %d times in %v, want at most %d (one read per %v): each read is a wake-up", reads, took, most, readGap)
+		t.Errorf("the body was read %d times in %v, want at most %d (one read per %v)", reads, took, most, readGap)
+	}
+	if most := int(took/paceInterval) + 3; len(got) > most {
+		t.Errorf("%d pieces handed on in %v, want at most %d (one per %v): 150 KB/s of small pieces is not fast", len(got), took, most, paceInterval)
 	}
 }
