@@ -35,7 +35,12 @@ type cpuFigures struct {
 	// runShortCPU is tern run of a one-section answer: start-up and exit;
 	// runSlowNet is the slow stream's CPU per second without it.
 	runShortCPU, runSlowNet float64
-	pressure                                                string
+	// slowSwitches is the interface's voluntary context switches (all its
+	// threads) per second of the slow answer: its wake-ups, which cost
+	// more CPU than the work they wake for, and a steadier figure than CPU
+	// on a loaded machine.
+	slowSwitches float64
+	pressure     string
 }
 
 func TestE2EStreamCPUCompare(t *testing.T) {
@@ -62,8 +67,8 @@ func TestE2EStreamCPUCompare(t *testing.T) {
 		for i, bin := range bins {
 			f := streamCPUOnce(t, g, times, ws, bin, r)
 			got[i] = append(got[i], f)
-			t.Logf("round %d %s: fast %.3f CPU s, end %.0f ms; slow %.3f CPU s/s; run slow %.3f CPU s/s (%.3f without start-up); run fast %.3f CPU s; run short %.3f CPU s; pressure %s",
-				r+1, bin, f.fastCPU, f.fastEnd*1000, f.slowPerSec, f.runSlowPerSec, f.runSlowNet, f.runFastCPU, f.runShortCPU, f.pressure)
+			t.Logf("round %d %s: fast %.3f CPU s, end %.0f ms; slow %.3f CPU s/s, %.0f switches/s; run slow %.3f CPU s/s (%.3f without start-up); run fast %.3f CPU s; run short %.3f CPU s; pressure %s",
+				r+1, bin, f.fastCPU, f.fastEnd*1000, f.slowPerSec, f.slowSwitches, f.runSlowPerSec, f.runSlowNet, f.runFastCPU, f.runShortCPU, f.pressure)
 		}
 	}
 	var report strings.Builder
@@ -76,11 +81,12 @@ func TestE2EStreamCPUCompare(t *testing.T) {
 			slices.Sort(v)
 			return fmt.Sprintf("%.3f [%.3f-%.3f]", v[len(v)/2], v[0], v[len(v)-1])
 		}
-		fmt.Fprintf(&report, "\n  %s\n    60 KB fast, CPU s:          %s\n    60 KB fast, end (s):        %s\n    4 KB/s, CPU s/s:            %s\n    tern run 4 KB/s, CPU s/s:   %s\n    tern run 4 KB/s, net CPU s/s: %s\n    tern run 60 KB fast, CPU s: %s\n    tern run short, CPU s:      %s",
+		fmt.Fprintf(&report, "\n  %s\n    60 KB fast, CPU s:          %s\n    60 KB fast, end (s):        %s\n    4 KB/s, CPU s/s:            %s\n    4 KB/s, switches/s:         %s\n    tern run 4 KB/s, CPU s/s:   %s\n    tern run 4 KB/s, net CPU s/s: %s\n    tern run 60 KB fast, CPU s: %s\n    tern run short, CPU s:      %s",
 			bin,
 			col(func(f cpuFigures) float64 { return f.fastCPU }),
 			col(func(f cpuFigures) float64 { return f.fastEnd }),
 			col(func(f cpuFigures) float64 { return f.slowPerSec }),
+			col(func(f cpuFigures) float64 { return f.slowSwitches }),
 			col(func(f cpuFigures) float64 { return f.runSlowPerSec }),
 			col(func(f cpuFigures) float64 { return f.runSlowNet }),
 			col(func(f cpuFigures) float64 { return f.runFastCPU }),
@@ -137,7 +143,9 @@ func streamCPUInterface(t *testing.T, g *sseGateway, times chan streamed, ws, bi
 		_, _ = s.run("kill-server")
 		return
 	}
+	cs := contextSwitches(pid)
 	_, cpu, took := b.answerCPU(p, fmt.Sprintf("slow %d", round+1), times)
+	f.slowSwitches = float64(contextSwitches(pid)-cs) / took.Seconds()
 	if stop != nil {
 		stop()
 	}
@@ -216,4 +224,23 @@ func (b *bench) answerCPU(p treeProc, prompt string, times <-chan streamed) (end
 	seen := b.poll(b.target, 5*time.Millisecond, marker, func(scr string) bool { return strings.Contains(scr, marker) })
 	b.poll(b.target, 20*time.Millisecond, "the idle status line", idle)
 	return seen.Sub(st.last), p.cpu() - before, st.last.Sub(st.first)
+}
+
+// contextSwitches sums the voluntary context switches of pid's threads.
+func contextSwitches(pid int) int64 {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	var n int64
+	for _, task := range tasks {
+		b, err := os.ReadFile(task)
+		if err != nil {
+			continue // the thread ended
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "voluntary_ctxt_switches:"); ok {
+				k, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += k
+			}
+		}
+	}
+	return n
 }
