@@ -29,7 +29,7 @@ import (
 // The end of the stream is not paced: a finish reason, "data: [DONE]", the
 // end of the body or an error are handed on as soon as they arrive, and so
 // is everything after them. Telling the end needs the bytes, so a goroutine
-// reads the body at most once per readGap while the reads are not full:
+// reads the body at most once per readGap while the reads are small:
 // the end reaches the agent within readGap of the gateway's last byte
 // instead of up to paceInterval later (the end of an answer was on screen
 // 41-46 ms after the last byte before, 8-10 ms after,
@@ -48,6 +48,10 @@ const (
 	// readChunk is what one read of the body asks for; maxAhead bounds what
 	// is read ahead of the consumer.
 	readChunk = 32 << 10
+	// fastRead is a read large enough that the reading goroutine reads
+	// again at once: net/http hands on at most its 4 KB buffer a read, so
+	// a gateway writing faster than that is drained without gaps.
+	fastRead = 2 << 10
 	maxAhead  = 256 << 10
 )
 
@@ -200,10 +204,10 @@ func (p *pacedBody) fill() {
 		if err != nil {
 			return
 		}
-		if end || n == len(chunk) {
-			continue // a full read: more is waiting
+		if end || n >= fastRead {
+			continue // a large read: more is likely waiting
 		}
-		// Less than a full read: let more arrive before the next one.
+		// Small pieces: let more arrive before the next read.
 		if gap == nil {
 			gap = time.NewTimer(readGap)
 		} else {

