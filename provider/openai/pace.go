@@ -52,7 +52,7 @@ const (
 	// again at once: net/http hands on at most its 4 KB buffer a read, so
 	// a gateway writing faster than that is drained without gaps.
 	fastRead = 2 << 10
-	maxAhead  = 256 << 10
+	maxAhead = 256 << 10
 )
 
 // pacedBody reads a response body at the pace described above. Its reading
