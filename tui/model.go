@@ -163,6 +163,12 @@ type model struct {
 
 	quitting bool
 
+	// continuing is true while the session of Options.Continue is being
+	// opened: prompts and commands wait in queued. continueErr is why it
+	// could not be, for Run to return.
+	continuing  bool
+	continueErr error
+
 	// replayed is what rendering Options.Replay left to run (frames,
 	// background renders); Init starts it.
 	replayed tea.Cmd
@@ -248,6 +254,7 @@ func (m *model) Init() tea.Cmd {
 		m.loadHistory(),
 		tea.Raw(altScrollOn),
 		m.startResume(),
+		m.startContinue(),
 		m.lookupWindow(),
 		warmMarkdown(m.rc.th.md),
 		watchMCP(m.be.MCP()),

@@ -54,6 +54,14 @@ type Options struct {
 	// (tern --resume without an id); with ResumeFork choosing one forks it.
 	// A session that is not recorded opens no picker.
 	ResumeAtStart, ResumeFork bool
+	// Continue is the id of a saved session to open as the interface starts
+	// (tern -c, tern -r id), in a fork with ContinueFork: App starts as a
+	// new session, Replay holds the saved one's last turns (app.Located
+	// Preview) and the first frame shows them while App.Open reads the
+	// whole log. Until it has, what is typed waits, queued; a session that
+	// cannot be opened ends the interface with Run's error.
+	Continue     string
+	ContinueFork bool
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It
@@ -81,6 +89,9 @@ func Run(ctx context.Context, opts Options) error {
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)
+	if err == nil && m.continueErr != nil {
+		return m.continueErr
+	}
 	switch {
 	case err == nil:
 		return nil

@@ -73,6 +73,7 @@ func (s *Session) Open(_ context.Context, id string, fork bool) (*Switch, error)
 	if err := s.log.switchTo(w, st.LastTurn, st); err != nil {
 		notices = append(notices, s.redact(err.Error()))
 	}
+	s.applyChosen(info.ID, st)
 	summary := fmt.Sprintf("resumed session %s: %s", info.ID, countMessages(len(st.Messages)))
 	if fork {
 		summary = fmt.Sprintf("forked session %s as %s: %s", info.ID, w.Header().ID, countMessages(len(st.Messages)))
