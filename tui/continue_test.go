@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -65,7 +66,8 @@ func TestContinueFailureEndsTheInterface(t *testing.T) {
 	m, _ := newTestModel(t, Options{Replay: slices.Values(previewReplay()), Continue: "aaaa1111"}, withSessions(fs))
 	open := m.startContinue()
 	_, cmd := m.Update(open())
-	if m.continueErr == nil || !strings.Contains(m.continueErr.Error(), "aaaa1111") {
+	var ce *ContinueError
+	if !errors.As(m.continueErr, &ce) || !strings.Contains(m.continueErr.Error(), "aaaa1111") {
 		t.Fatalf("error %v", m.continueErr)
 	}
 	if cmd == nil {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -254,9 +253,9 @@ func (m *model) onContinued(msg switchMsg) tea.Cmd {
 	if msg.err != nil || msg.sw == nil {
 		err := msg.err
 		if err == nil {
-			err = errors.New("the session was not opened")
+			err = fmt.Errorf("session %s was not opened", m.opts.Continue)
 		}
-		m.continueErr = fmt.Errorf("%s session %s: %w", msg.what, m.opts.Continue, err)
+		m.continueErr = &ContinueError{Err: err}
 		m.quitting = true
 		return tea.Quit
 	}
@@ -272,6 +271,17 @@ func (m *model) onContinued(msg switchMsg) tea.Cmd {
 	m.setNotice(sanitize.Clean(msg.sw.Summary), false)
 	return tea.Batch(cmd, m.sendQueued())
 }
+
+// ContinueError is Run's error when the session of Options.Continue could
+// not be opened (a damaged log): what tern -c would have said before
+// starting the interface.
+type ContinueError struct{ Err error }
+
+// Error is the reason, as opening the session gave it.
+func (e *ContinueError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *ContinueError) Unwrap() error { return e.Err }
 
 // startResume opens the session picker as the interface starts (tern
 // --resume without an id).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/signal"
 	"slices"
@@ -107,6 +108,10 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 	}
 	if err := tui.Run(ctx, opts); err != nil {
 		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))
+		var ce *tui.ContinueError
+		if errors.As(err, &ce) {
+			return exitUsage // as when the session was read before the interface
+		}
 		return exitFailed
 	}
 	return exitOK

@@ -61,6 +61,11 @@ type Session struct {
 	// names when it is opened; nil once applied, or without one.
 	chosenMu sync.Mutex
 	chosen   *chosenFlags
+	// opening is held by Open while it reads and switches to a session,
+	// which the interface runs beside it (Options.Continue): Close waits
+	// for it, so quitting while a session is read never closes the log
+	// under a switch.
+	opening sync.Mutex
 }
 
 // chosenFlags are the model, policy and effort the user chose by flag for
@@ -270,6 +275,8 @@ func windowOf(configured func(string) int, model string) int {
 // started in the background; call it once the agent's events are drained.
 // It returns the error writing the log met, if any.
 func (s *Session) Close() error {
+	s.opening.Lock()
+	defer s.opening.Unlock()
 	var err error
 	if s.titles != nil {
 		s.titles.stop() // before the log closes: a late title is dropped

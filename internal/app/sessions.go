@@ -45,6 +45,8 @@ func (s *Session) List(context.Context) ([]SessionInfo, error) {
 // state and the log appends to it. A running session that never got a turn
 // is removed, so `tern --resume` leaves no empty session behind.
 func (s *Session) Open(_ context.Context, id string, fork bool) (*Switch, error) {
+	s.opening.Lock()
+	defer s.opening.Unlock()
 	if err := s.recorded(); err != nil {
 		return nil, err
 	}
