@@ -17,11 +17,12 @@ import (
 // from Load and Restore of the whole log.
 
 // previewFirst is how much of the log's end a preview reads first; it
-// reads up to previewMax, doubling, until it holds previewTurns prompts.
+// reads up to previewMax, doubling, until it holds previewTurns prompts
+// (a 120x40 screen shows one or two turns of tool calls).
 const (
-	previewFirst = 256 << 10
-	previewMax   = 4 << 20
-	previewTurns = 8
+	previewFirst = 64 << 10
+	previewMax   = 1 << 20
+	previewTurns = 3
 )
 
 // Preview reads the last turns of the session log at path: the events

@@ -103,3 +103,30 @@ func sameEvent(a, b agent.Event) bool {
 	}
 	return reflect.DeepEqual(a, b)
 }
+
+// TestPreviewCostIsFlat guards what `tern -c` does before its first frame:
+// finding the newest session and previewing its end allocate as much for
+// a long session as for a short one (counted, not timed: steady on a
+// loaded machine).
+func TestPreviewCostIsFlat(t *testing.T) { // not parallel: AllocsPerRun
+	allocs := func(turns int) float64 {
+		home, ws := t.TempDir(), t.TempDir()
+		if _, err := gen.Session(home, gen.SessionSpec{Turns: turns, Seed: 1, Workspace: ws,
+			Created: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}); err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(5, func() {
+			info, err := session.LatestLog(home, ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if evs, err := session.Preview(info.Path); err != nil || len(evs) == 0 {
+				t.Fatal(err, len(evs))
+			}
+		})
+	}
+	short, long := allocs(40), allocs(400)
+	if long > 1.5*short+200 {
+		t.Errorf("a 400-turn session's preview took %.0f allocations, a 40-turn one's %.0f: it grows with the session", long, short)
+	}
+}

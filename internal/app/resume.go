@@ -92,7 +92,7 @@ func Locate(home, workspace string, ch Choice) (*Located, error) {
 	case ResumeNone, ResumePick:
 		return nil, nil
 	case ResumeLatest:
-		info, err = session.Latest(home, workspace)
+		info, err = session.LatestLog(home, workspace)
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, fmt.Errorf("no earlier session in %s to continue; start one without --continue", workspace)
 		}
