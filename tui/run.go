@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
@@ -75,6 +76,12 @@ func Run(ctx context.Context, opts Options) error {
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := newModel(mctx, opts, os.Getenv)
+	// Laid out for the terminal's size from the start: at the default 80x24
+	// until Bubble Tea's size message, a resumed transcript was wrapped
+	// twice on the way to the first frame the user sees.
+	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
+		m.resize(w, h)
+	}
 	// lipgloss detected stdout's colour profile when it was loaded; Bubble Tea
 	// would detect it again, the same way, and inside tmux that runs
 	// `tmux info` a second time, a process on the way to the first frame.
