@@ -219,6 +219,13 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if err != nil {
 		return nil, err
 	}
+	// A session read after the first frame starts new: on the session's own
+	// model (as its header names it), so the status line does not name
+	// another one while it is read. Opening it sets the model it ended with.
+	startModel := model
+	if later != nil && cfg.Model.Source.Kind != config.SourceFlag && later.Model() != "" {
+		startModel = later.Model()
+	}
 	if offlineNotice != "" {
 		c.printf(opts.notices, "%s\n", offlineNotice)
 	}
@@ -247,7 +254,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Registry:     reg,
 		System:       system,
 		Memory:       memory,
-		Model:        model,
+		Model:        startModel,
 		ModelChosen:  cfg.Model.Source.Kind == config.SourceFlag,
 		Policy:       policy,
 		PolicyChosen: cfg.Approval.Source.Kind == config.SourceFlag,

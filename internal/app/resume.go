@@ -66,6 +66,10 @@ type Located struct {
 // ID is the located session's id.
 func (l *Located) ID() string { return l.info.ID }
 
+// Model is the model the located session's header names (it may have
+// changed since: Open restores the one it ended with).
+func (l *Located) Model() string { return l.info.Model }
+
 // Fork says the session is to be continued in a copy.
 func (l *Located) Fork() bool { return l.fork }
 
