@@ -20,7 +20,7 @@ func previewReplay() []agent.Event {
 
 func TestContinueShowsThePreviewThenTheSession(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{sw: &app.Switch{ID: "aaaa1111", Replay: resumedReplay(), Summary: "resumed session aaaa1111: 2 messages"}}
+	fs := &fakeSessions{sw: &app.Switch{ID: "aaaa1111", Replay: slices.Values(resumedReplay()), Summary: "resumed session aaaa1111: 2 messages"}}
 	m, fb := newTestModel(t, Options{Replay: slices.Values(previewReplay()), Continue: "aaaa1111"}, withSessions(fs))
 	if s := screen(m); !strings.Contains(s, "sorted the keys") {
 		t.Fatalf("the first frame lacks the preview:\n%s", s)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -227,7 +226,7 @@ func (m *model) showSession(sw *app.Switch) tea.Cmd {
 		}
 		m.tr.add(&noticeBlock{lines: lines})
 	}
-	cmd := m.replay(slices.Values(sw.Replay))
+	cmd := m.replay(sw.Replay)
 	m.busy, m.stopping = false, false
 	m.tr.end()
 	return cmd

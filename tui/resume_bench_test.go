@@ -51,7 +51,7 @@ func BenchmarkResumeFirstFrame(b *testing.B) {
 			b.Fatal(err)
 		}
 		m.continuing = true
-		m.Update(switchMsg{sw: &app.Switch{ID: saved.ID(), Replay: slices.Collect(saved.Replay())}, what: "resume"})
+		m.Update(switchMsg{sw: &app.Switch{ID: saved.ID(), Replay: saved.Replay()}, what: "resume"})
 		_ = m.View()
 		t2 := time.Now()
 		fb.close()

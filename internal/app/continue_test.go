@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -154,7 +155,7 @@ func continueOnce(t *testing.T, home, wsDir string, ch Choice, later, flags bool
 		if err != nil {
 			t.Fatal(err)
 		}
-		out.replay = sw.Replay
+		out.replay = slices.Collect(sw.Replay)
 		_, err = os.Stat(fresh)
 		out.state.Clean = os.IsNotExist(err)
 	} else {

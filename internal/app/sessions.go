@@ -80,7 +80,7 @@ func (s *Session) Open(_ context.Context, id string, fork bool) (*Switch, error)
 	if fork {
 		summary = fmt.Sprintf("forked session %s as %s: %s", info.ID, w.Header().ID, countMessages(len(st.Messages)))
 	}
-	return &Switch{ID: w.Header().ID, Replay: st.Replay(), Notices: notices, Summary: summary}, nil
+	return &Switch{ID: w.Header().ID, Replay: st.ReplayEach, Notices: notices, Summary: summary}, nil
 }
 
 // Fork continues the running session in a new one holding its history
@@ -118,7 +118,7 @@ func (s *Session) Fork(_ context.Context, turn int) (*Switch, error) {
 		what = fmt.Sprintf("through turn %d", turn)
 	}
 	return &Switch{
-		ID: w.Header().ID, Replay: st.Replay(), Notices: notices,
+		ID: w.Header().ID, Replay: st.ReplayEach, Notices: notices,
 		Summary: fmt.Sprintf("forked session %s as %s (%s); you are in the fork", cur.Header.ID, w.Header().ID, what),
 	}, nil
 }
