@@ -77,3 +77,18 @@ func TestContinueFailureEndsTheInterface(t *testing.T) {
 		t.Error("the interface does not quit")
 	}
 }
+
+func TestContinueQuitsOnTwoCtrlC(t *testing.T) {
+	t.Parallel()
+	fs := &fakeSessions{sw: &app.Switch{ID: "aaaa1111", Replay: slices.Values(resumedReplay())}}
+	m, fb := newTestModel(t, Options{Replay: slices.Values(previewReplay()), Continue: "aaaa1111"}, withSessions(fs))
+	_ = m.startContinue()
+	_, cmd := m.Update(keyCtrlC)
+	if cmd != nil || m.quitting || fb.cancelCount() != 0 {
+		t.Fatalf("the first ctrl+c while the session is read: quitting %v, cancels %d", m.quitting, fb.cancelCount())
+	}
+	_, cmd = m.Update(keyCtrlC)
+	if cmd == nil || !m.quitting {
+		t.Fatal("a second ctrl+c while the session is read does not quit")
+	}
+}
