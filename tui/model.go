@@ -162,6 +162,12 @@ type model struct {
 
 	quitting bool
 
+	// continuing is true while the session of Options.Continue is being
+	// opened: prompts and commands wait in queued. continueErr is why it
+	// could not be, for Run to return.
+	continuing  bool
+	continueErr error
+
 	// replayed is what rendering Options.Replay left to run (frames,
 	// background renders); Init starts it.
 	replayed tea.Cmd
@@ -247,6 +253,7 @@ func (m *model) Init() tea.Cmd {
 		m.loadHistory(),
 		tea.Raw(altScrollOn),
 		m.startResume(),
+		m.startContinue(),
 		m.lookupWindow(),
 		watchMCP(m.be.MCP()),
 	}
