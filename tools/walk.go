@@ -59,7 +59,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		return st, err
 	}
 	defer done()
-	wk := &walker{ctx: ctx, w: w, r: r, opts: opts, visit: visit, stats: &st}
+	wk := &walker{ctx: ctx, w: w, r: r, opts: opts, visit: visit, stats: &st, idx: new(secretIndex)}
 	if startRel == "." {
 		startRel = ""
 	}
@@ -92,7 +92,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		if !wk.wanted(startRel) {
 			return st, nil
 		}
-		if err := w.checkShown(startRel, f, info, &wk.idx); err != nil {
+		if err := w.checkShown(startRel, f, info, wk.idx); err != nil {
 			return st, err
 		}
 		fd := -1
@@ -161,8 +161,12 @@ type walker struct {
 	visit func(walkFile) error
 	stats *walkStats
 	// idx knows the workspace's secret files, for hard links; built only
-	// when a file with several links is met.
-	idx secretIndex
+	// when a file with several links is met, and shared by the walkers of
+	// one parallel walk.
+	idx *secretIndex
+	// spawn, if set, may take a subfolder to walk elsewhere (walkpar.go):
+	// true means it now owns sub; false, that dir walks it at once.
+	spawn func(sub *os.File, rel string, stack ignoreStack) bool
 	// pending are the opened files of the folder being walked that were
 	// seen with one link, waiting for flush to look at them again.
 	pending []pendingFile
@@ -211,6 +215,9 @@ func (wk *walker) dir(d *os.File, rel string, stack ignoreStack) error {
 			sub, err := openDirAt(d, name)
 			if err != nil {
 				continue // gone, unreadable, or swapped for a symlink
+			}
+			if wk.spawn != nil && wk.spawn(sub, childRel, stack) {
+				continue
 			}
 			err = wk.dir(sub, childRel, stack)
 			_ = sub.Close()
@@ -347,7 +354,7 @@ func (wk *walker) symlink(rel string) error {
 	if !known {
 		real = target
 	}
-	if err := wk.w.checkShown(real, f, info, &wk.idx); err != nil {
+	if err := wk.w.checkShown(real, f, info, wk.idx); err != nil {
 		var refused *shownError
 		if errors.As(err, &refused) && !inGitDir(real) {
 			wk.stats.secret++
