@@ -269,7 +269,7 @@ type grepBuffers struct {
 // searchFile reads and searches one file.
 func (s *grepSearch) searchFile(f walkFile, bufs *grepBuffers) grepFileResult {
 	r := grepFileResult{rel: f.rel}
-	data, buf, err := readFd(f.fd, bufs.file, grepMaxFileSize)
+	data, buf, err := readFdSized(f.fd, f.size, bufs.file, grepMaxFileSize)
 	_ = syscall.Close(f.fd)
 	bufs.file = buf
 	switch {
@@ -314,14 +314,23 @@ func readRegularFile(path string, buf []byte, limit int64) (data, newBuf []byte,
 
 // readFd is readRegularFile for a file already open; it does not close fd.
 func readFd(fd int, buf []byte, limit int64) (data, newBuf []byte, err error) {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, buf, err
+	return readFdSized(fd, -1, buf, limit)
+}
+
+// readFdSized is readFd for a file whose descriptor is known to be a
+// regular file of size bytes (fstat'ed by the walk): it saves the fstat.
+// A size of -1 asks fstat.
+func readFdSized(fd int, size int64, buf []byte, limit int64) (data, newBuf []byte, err error) {
+	if size < 0 {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			return nil, buf, err
+		}
+		if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return nil, buf, errors.New("not a regular file")
+		}
+		size = st.Size
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, buf, errors.New("not a regular file")
-	}
-	size := st.Size
 	if size > limit {
 		return nil, buf, errTooLarge
 	}

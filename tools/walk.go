@@ -20,6 +20,8 @@ type walkFile struct {
 	// fd is the file, opened read-only, when walkOptions.open is set: the
 	// visitor owns it and must close it. -1 otherwise.
 	fd int
+	// size is the file's size when it was opened, -1 if not known.
+	size int64
 }
 
 // walkOptions tune walkFiles.
@@ -101,7 +103,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 				return st, err
 			}
 		}
-		return st, visit(walkFile{rel: startRel, fd: fd})
+		return st, visit(walkFile{rel: startRel, fd: fd, size: -1})
 	}
 	defer wk.dropPending()
 	return st, wk.dir(f, startRel, wk.ignoresFor(startRel))
@@ -273,11 +275,12 @@ func (wk *walker) regular(d *os.File, name, rel string) error {
 			serr = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 			return
 		}
+		// No second look by name here: a file seen with one link waits
+		// for flush, which looks again after the folder's barrier (and
+		// drops it if the name is no longer its); one seen with several
+		// is judged by its identity, whatever its name.
 		if fd, serr = openatRetry(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC); serr == nil {
-			if serr = unix.Fstat(fd, &st); serr == nil {
-				serr = linksNow(dirfd, name, &st)
-			}
-			if serr != nil {
+			if serr = unix.Fstat(fd, &st); serr != nil {
 				_ = unix.Close(fd)
 				fd = -1
 			}
@@ -318,7 +321,7 @@ func (wk *walker) show(rel string, fd int, st *unix.Stat_t) error {
 			return nil
 		}
 	}
-	return wk.visit(walkFile{rel: rel, fd: fd})
+	return wk.visit(walkFile{rel: rel, fd: fd, size: st.Size})
 }
 
 // symlink visits the file a symlink found during the walk leads to, when it
@@ -367,7 +370,7 @@ func (wk *walker) symlink(rel string) error {
 			return nil
 		}
 	}
-	return wk.visit(walkFile{rel: rel, fd: fd})
+	return wk.visit(walkFile{rel: rel, fd: fd, size: -1})
 }
 
 // openDirAt opens the directory name inside the open directory d, without
@@ -417,21 +420,4 @@ func insideRoot(root, p string) bool {
 		return strings.HasPrefix(p, root)
 	}
 	return strings.HasPrefix(p, root+string(filepath.Separator))
-}
-
-// linksNow looks at the name again after the file st was opened by it in
-// the folder dirfd: the name must still be that file, and st's link count
-// becomes the larger of the two. A hard link to a secret opened under an
-// innocent name and then replaced by a plain file leaves the secret with
-// one link, which fstat alone would take for an ordinary file.
-func linksNow(dirfd int, name string, st *unix.Stat_t) error {
-	var now unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return err
-	}
-	if now.Dev != st.Dev || now.Ino != st.Ino {
-		return errSwapped
-	}
-	st.Nlink = max(st.Nlink, now.Nlink)
-	return nil
 }
