@@ -54,6 +54,7 @@ func (wk *walker) readEntries(d *os.File, entries []dirEntry) ([]dirEntry, int, 
 		n    int
 		rerr error
 	)
+	wk.reads++
 	if err := dirControl(d, func(dirfd int) {
 		for {
 			n, rerr = unix.Getdents(dirfd, wk.dirBuf)

@@ -174,6 +174,8 @@ type walker struct {
 	pending []pendingFile
 	// dirBuf is the buffer folders are read into (dirlist_linux.go).
 	dirBuf []byte
+	// reads counts the reads of folders (getdents), for tests.
+	reads int
 }
 
 // dirEntry is one entry of a folder: its name and type (fs.ModeIrregular
