@@ -47,8 +47,9 @@ type parWalk struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	queue  []parDir
-	active int   // folders being walked
-	err    error // the first error, which stops every walker
+	active int    // folders being walked
+	err    error  // the first error, which stops every walker
+	cancel func() // ends the walkers' context
 }
 
 // walkFilesParallel is walkFiles with workers walkers taking folders from
@@ -86,7 +87,12 @@ func walkFilesParallel(ctx context.Context, w *Workspace, startRel string, opts 
 		return walkFiles(ctx, w, startRel, opts, newVisit())
 	}
 	idx := new(secretIndex)
-	pw := &parWalk{}
+	// The walkers' context ends with ctx or at the first error, so one
+	// walker failing stops the others at their next folder or file.
+	outer := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pw := &parWalk{cancel: cancel}
 	pw.cond = sync.NewCond(&pw.mu)
 	stop := context.AfterFunc(ctx, func() {
 		pw.mu.Lock()
@@ -116,7 +122,7 @@ func walkFilesParallel(ctx context.Context, w *Workspace, startRel string, opts 
 		total.secret += s.secret
 	}
 	if pw.err == nil {
-		pw.err = ctx.Err()
+		pw.err = outer.Err()
 	}
 	return total, pw.err
 }
@@ -147,6 +153,7 @@ func (pw *parWalk) run(wk *walker) {
 		pw.active--
 		if err != nil && pw.err == nil {
 			pw.err = err
+			pw.cancel()
 		}
 		if pw.active == 0 || pw.err != nil {
 			pw.cond.Broadcast()
