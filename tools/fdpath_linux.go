@@ -44,20 +44,25 @@ func fdName(fd int) (p string, known bool) {
 // link count, and /proc names it by the mount point. It is told by the
 // mount-root attribute, or where that is not reported by a mount other
 // than the folder's; if neither can be known, it is taken as mounted over.
-func mountedOver(dirfd, fd int) bool {
+// The same statx gives fd's identity and link count (id.ok), which saves
+// the caller an fstat.
+func mountedOver(dirfd, fd int) (mounted bool, id fdIdentity) {
 	var f unix.Statx_t
-	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &f); err != nil {
-		return true
+	if err := unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID|unix.STATX_INO|unix.STATX_NLINK, &f); err != nil {
+		return true, id
+	}
+	if f.Mask&(unix.STATX_INO|unix.STATX_NLINK) == unix.STATX_INO|unix.STATX_NLINK {
+		id = fdIdentity{dev: unix.Mkdev(f.Dev_major, f.Dev_minor), ino: f.Ino, nlink: uint64(f.Nlink), ok: true}
 	}
 	if f.Attributes_mask&unix.STATX_ATTR_MOUNT_ROOT != 0 {
-		return f.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0
+		return f.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0, id
 	}
 	var d unix.Statx_t
 	if err := unix.Statx(dirfd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &d); err != nil {
-		return true
+		return true, id
 	}
 	if f.Mask&d.Mask&unix.STATX_MNT_ID == 0 {
-		return true
+		return true, id
 	}
-	return f.Mnt_id != d.Mnt_id
+	return f.Mnt_id != d.Mnt_id, id
 }

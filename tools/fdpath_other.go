@@ -13,5 +13,6 @@ func fdPath(*os.File) (string, bool) { return "", false }
 func fdName(int) (string, bool) { return "", false }
 
 // mountedOver cannot tell, on this system, whether a descriptor is a mount
-// point; the link count and name are all there is to go by.
-func mountedOver(dirfd, fd int) bool { return false }
+// point; the link count and name are all there is to go by. Nor does it
+// give the descriptor's identity (the caller asks fstat).
+func mountedOver(dirfd, fd int) (bool, fdIdentity) { return false, fdIdentity{} }

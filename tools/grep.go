@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -160,7 +161,6 @@ func (t *grepTool) Run(ctx context.Context, args json.RawMessage, _ func(string)
 	}
 
 	s := &grepSearch{m: m, context: a.ContextLines}
-	s.pending = make(map[int]grepFileResult)
 	stats, err := s.run(ctx, t.w, rel, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -216,63 +216,47 @@ type grepFileResult struct {
 	large   bool
 }
 
-// grepSearch runs one search: a walker feeds files in a fixed order to a
-// pool of workers; results are gathered back into that order.
+// grepSearch runs one search: walkers take folders from a shared queue
+// and search their files as they find them; the results are put back in
+// the walk's order at the end.
 type grepSearch struct {
 	m       *lineMatcher
 	context int
 
-	// full is set once the files gathered so far hold enough matches that
-	// later files only need counting.
-	full atomic.Bool
+	// cutoff, once set, is the last file (in walk order) that can still be
+	// shown: the files before it hold enough matches, so files after it
+	// only need counting.
+	cutoff atomic.Pointer[string]
 
 	mu      sync.Mutex
-	pending map[int]grepFileResult // results waiting for earlier files
-	next    int                    // sequence number of the next file in order
-	kept    []grepFileResult       // files shown, in order
-	shown   int                    // matches in kept
-	matches int                    // matches in all files
-	files   int                    // files with a match
-	binary  int                    // binary files skipped
-	large   int                    // files over grepMaxFileSize skipped
-}
-
-type grepJob struct {
-	seq int
-	f   walkFile
+	kept    []grepFileResult // files that may be shown, in no order until sorted
+	shown   int              // matches in kept
+	matches int              // matches in all files
+	files   int              // files with a match
+	binary  int              // binary files skipped
+	large   int              // files over grepMaxFileSize skipped
 }
 
 // run walks and searches; it returns when every file is searched or ctx is
 // done, and leaves no goroutine behind.
 func (s *grepSearch) run(ctx context.Context, w *Workspace, rel string, opts walkOptions) (walkStats, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan grepJob, 256)
-	var wg sync.WaitGroup
-	for range max(runtime.GOMAXPROCS(0), 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.worker(ctx, jobs)
-		}()
-	}
-	seq := 0
 	opts.open = true
-	stats, err := walkFiles(ctx, w, rel, opts, func(f walkFile) error {
-		select {
-		case jobs <- grepJob{seq: seq, f: f}:
-			seq++
+	newVisit := func() func(walkFile) error {
+		var bufs grepBuffers
+		return func(f walkFile) error {
+			if err := ctx.Err(); err != nil {
+				_ = syscall.Close(f.fd)
+				return err
+			}
+			s.add(s.searchFile(f, &bufs))
 			return nil
-		case <-ctx.Done():
-			_ = syscall.Close(f.fd)
-			return ctx.Err()
 		}
-	})
-	close(jobs)
-	wg.Wait()
+	}
+	stats, err := walkFilesParallel(ctx, w, rel, opts, max(runtime.GOMAXPROCS(0), 1), newVisit)
 	if err == nil {
 		err = ctx.Err()
 	}
+	s.prune()
 	return stats, err
 }
 
@@ -282,24 +266,10 @@ type grepBuffers struct {
 	lower []byte // its lower-cased copy, for case-insensitive literals
 }
 
-// worker searches files from jobs until it is closed.
-func (s *grepSearch) worker(ctx context.Context, jobs <-chan grepJob) {
-	var bufs grepBuffers
-	for job := range jobs {
-		var r grepFileResult
-		if ctx.Err() == nil {
-			r = s.searchFile(job.f, &bufs)
-		} else {
-			_ = syscall.Close(job.f.fd)
-		}
-		s.add(job.seq, r)
-	}
-}
-
 // searchFile reads and searches one file.
 func (s *grepSearch) searchFile(f walkFile, bufs *grepBuffers) grepFileResult {
 	r := grepFileResult{rel: f.rel}
-	data, buf, err := readFd(f.fd, bufs.file, grepMaxFileSize)
+	data, buf, err := readFdSized(f.fd, f.size, bufs.file, grepMaxFileSize)
 	_ = syscall.Close(f.fd)
 	bufs.file = buf
 	switch {
@@ -313,7 +283,7 @@ func (s *grepSearch) searchFile(f walkFile, bufs *grepBuffers) grepFileResult {
 	if isBinary(data) {
 		r.binary = true
 	} else {
-		r.matches, r.lines = s.searchData(data, &bufs.lower, !s.full.Load())
+		r.matches, r.lines = s.searchData(data, &bufs.lower, s.wantLines(f.rel))
 	}
 	// Do not keep huge buffers for the rest of the search.
 	if cap(bufs.file) > 8<<20 {
@@ -344,14 +314,23 @@ func readRegularFile(path string, buf []byte, limit int64) (data, newBuf []byte,
 
 // readFd is readRegularFile for a file already open; it does not close fd.
 func readFd(fd int, buf []byte, limit int64) (data, newBuf []byte, err error) {
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, buf, err
+	return readFdSized(fd, -1, buf, limit)
+}
+
+// readFdSized is readFd for a file whose descriptor is known to be a
+// regular file of size bytes (fstat'ed by the walk): it saves the fstat.
+// A size of -1 asks fstat.
+func readFdSized(fd int, size int64, buf []byte, limit int64) (data, newBuf []byte, err error) {
+	if size < 0 {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			return nil, buf, err
+		}
+		if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return nil, buf, errors.New("not a regular file")
+		}
+		size = st.Size
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, buf, errors.New("not a regular file")
-	}
-	size := st.Size
 	if size > limit {
 		return nil, buf, errTooLarge
 	}
@@ -405,38 +384,70 @@ func isBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), binarySniffLen)], 0) >= 0
 }
 
-// add files a result under its sequence number and gathers every result
-// that is now in order.
-func (s *grepSearch) add(seq int, r grepFileResult) {
+// wantLines reports whether the file rel may be shown, so its matching
+// lines are wanted, not only their count.
+func (s *grepSearch) wantLines(rel string) bool {
+	c := s.cutoff.Load()
+	return c == nil || walkOrderLess(rel, *c)
+}
+
+// add gathers one file's result.
+func (s *grepSearch) add(r grepFileResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pending[seq] = r
-	for {
-		r, ok := s.pending[s.next]
-		if !ok {
-			return
+	if r.binary {
+		s.binary++
+	}
+	if r.large {
+		s.large++
+	}
+	if r.matches == 0 {
+		return
+	}
+	s.matches += r.matches
+	s.files++
+	if len(r.lines) == 0 {
+		return // past the cutoff: counted only
+	}
+	s.kept = append(s.kept, r)
+	s.shown += r.matches
+	if s.shown >= 2*grepMaxMatches {
+		s.pruneLocked()
+	}
+}
+
+// prune sorts the kept files into the walk's order and drops those that
+// come after the first grepMaxMatches matches.
+func (s *grepSearch) prune() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pruneLocked()
+}
+
+// pruneLocked is prune with s.mu held.
+func (s *grepSearch) pruneLocked() {
+	slices.SortFunc(s.kept, func(a, b grepFileResult) int {
+		switch {
+		case a.rel == b.rel:
+			return 0
+		case walkOrderLess(a.rel, b.rel):
+			return -1
+		default:
+			return 1
 		}
-		delete(s.pending, s.next)
-		s.next++
-		if r.binary {
-			s.binary++
-		}
-		if r.large {
-			s.large++
-		}
-		if r.matches == 0 {
-			continue
-		}
-		s.matches += r.matches
-		s.files++
-		if s.shown < grepMaxMatches {
-			s.kept = append(s.kept, r)
-			s.shown += r.matches
-			if s.shown >= grepMaxMatches {
-				s.full.Store(true)
-			}
+	})
+	shown := 0
+	for i := range s.kept {
+		shown += s.kept[i].matches
+		if shown >= grepMaxMatches {
+			clear(s.kept[i+1:])
+			s.kept = s.kept[:i+1]
+			last := s.kept[i].rel
+			s.cutoff.Store(&last)
+			break
 		}
 	}
+	s.shown = shown
 }
 
 // result renders the gathered matches within the output cap.

@@ -85,10 +85,14 @@ func (w *Workspace) absOf(rel string) string { return filepath.Join(w.Root, file
 // name must still be the file's, and the result is its link count. An fd
 // of -1 judges by name only.
 func linksAfterBarrier(dirfd int, name string, fd int, abs string, before *unix.Stat_t) (uint64, error) {
-	if fd >= 0 && mountedOver(dirfd, fd) {
-		// Another file mounted over the name: its count is not the
-		// name's, so it is checked as a file with several names.
-		return 2, nil
+	var id fdIdentity
+	if fd >= 0 {
+		var mounted bool
+		if mounted, id = mountedOver(dirfd, fd); mounted {
+			// Another file mounted over the name: its count is not the
+			// name's, so it is checked as a file with several names.
+			return 2, nil
+		}
 	}
 	// /proc adds " (deleted)" to a replaced name, so a name that itself
 	// ends so cannot tell a replaced file from one still named so (the
@@ -98,19 +102,24 @@ func linksAfterBarrier(dirfd int, name string, fd int, abs string, before *unix.
 		if now != abs {
 			return 0, errSwapped // renamed, or replaced: "(deleted)"
 		}
-		// A link made since the first look counts too.
-		var after, byName unix.Stat_t
-		if err := unix.Fstat(fd, &after); err != nil {
-			return 0, err
+		// A link made since the first look counts too (id, read by
+		// mountedOver after the barrier, or fstat).
+		if !id.ok {
+			var after unix.Stat_t
+			if err := unix.Fstat(fd, &after); err != nil {
+				return 0, err
+			}
+			id = fdIdentity{dev: uint64(after.Dev), ino: uint64(after.Ino), nlink: uint64(after.Nlink), ok: true} //nolint:unconvert // the field types differ between systems
 		}
 		// And the name in dirfd must lead to it: a barrier on a folder
 		// that is not the file's (the folder swapped between the open
 		// and the barrier, and back before /proc was read) waited for
 		// nothing.
-		if err := unix.Fstatat(dirfd, name, &byName, unix.AT_SYMLINK_NOFOLLOW); err != nil || byName.Dev != after.Dev || byName.Ino != after.Ino {
+		var byName unix.Stat_t
+		if err := unix.Fstatat(dirfd, name, &byName, unix.AT_SYMLINK_NOFOLLOW); err != nil || uint64(byName.Dev) != id.dev || uint64(byName.Ino) != id.ino { //nolint:unconvert // the field types differ between systems
 			return 0, errSwapped
 		}
-		return uint64(max(before.Nlink, after.Nlink)), nil //nolint:unconvert // the field types differ between systems
+		return max(uint64(before.Nlink), id.nlink), nil //nolint:unconvert // the field types differ between systems
 	}
 	var now unix.Stat_t
 	if err := unix.Fstatat(dirfd, name, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil {
@@ -123,6 +132,13 @@ func linksAfterBarrier(dirfd int, name string, fd int, abs string, before *unix.
 		return 2, nil
 	}
 	return uint64(max(before.Nlink, now.Nlink)), nil //nolint:unconvert // the field types differ between systems
+}
+
+// fdIdentity is what linksAfterBarrier needs of a descriptor's status: its
+// file's identity and link count; ok is false when it was not read.
+type fdIdentity struct {
+	dev, ino, nlink uint64
+	ok              bool
 }
 
 // fileControl runs fn with f's descriptor.

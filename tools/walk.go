@@ -20,6 +20,8 @@ type walkFile struct {
 	// fd is the file, opened read-only, when walkOptions.open is set: the
 	// visitor owns it and must close it. -1 otherwise.
 	fd int
+	// size is the file's size when it was opened, -1 if not known.
+	size int64
 }
 
 // walkOptions tune walkFiles.
@@ -59,7 +61,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		return st, err
 	}
 	defer done()
-	wk := &walker{ctx: ctx, w: w, r: r, opts: opts, visit: visit, stats: &st}
+	wk := &walker{ctx: ctx, w: w, r: r, opts: opts, visit: visit, stats: &st, idx: new(secretIndex)}
 	if startRel == "." {
 		startRel = ""
 	}
@@ -92,7 +94,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 		if !wk.wanted(startRel) {
 			return st, nil
 		}
-		if err := w.checkShown(startRel, f, info, &wk.idx); err != nil {
+		if err := w.checkShown(startRel, f, info, wk.idx); err != nil {
 			return st, err
 		}
 		fd := -1
@@ -101,7 +103,7 @@ func walkFiles(ctx context.Context, w *Workspace, startRel string, opts walkOpti
 				return st, err
 			}
 		}
-		return st, visit(walkFile{rel: startRel, fd: fd})
+		return st, visit(walkFile{rel: startRel, fd: fd, size: -1})
 	}
 	defer wk.dropPending()
 	return st, wk.dir(f, startRel, wk.ignoresFor(startRel))
@@ -161,11 +163,26 @@ type walker struct {
 	visit func(walkFile) error
 	stats *walkStats
 	// idx knows the workspace's secret files, for hard links; built only
-	// when a file with several links is met.
-	idx secretIndex
+	// when a file with several links is met, and shared by the walkers of
+	// one parallel walk.
+	idx *secretIndex
+	// spawn, if set, may take a subfolder to walk elsewhere (walkpar.go):
+	// true means it now owns sub; false, that dir walks it at once.
+	spawn func(sub *os.File, rel string, stack ignoreStack) bool
 	// pending are the opened files of the folder being walked that were
 	// seen with one link, waiting for flush to look at them again.
 	pending []pendingFile
+	// dirBuf is the buffer folders are read into (dirlist_linux.go).
+	dirBuf []byte
+	// reads counts the reads of folders (getdents), for tests.
+	reads int
+}
+
+// dirEntry is one entry of a folder: its name and type (fs.ModeIrregular
+// for devices, pipes and sockets).
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
 }
 
 // dir walks the open directory d (workspace path rel); stack holds the
@@ -174,33 +191,179 @@ func (wk *walker) dir(d *os.File, rel string, stack ignoreStack) error {
 	if err := wk.ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := d.ReadDir(-1)
+	entries, complete, err := wk.list(d)
 	if err != nil && len(entries) == 0 {
 		// An unreadable directory is left out rather than failing the walk.
 		return nil
 	}
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	if rel != "" {
-		// Only try to read a .gitignore that is there: a failed open per
-		// directory is measurable over a large tree.
-		if _, found := slices.BinarySearchFunc(entries, ".gitignore", func(e fs.DirEntry, name string) int {
-			return strings.Compare(e.Name(), name)
-		}); found {
-			stack = stack.withFile(d, rel)
+	sortEntries(entries)
+	parents := stack
+	stack = wk.withIgnoreOf(d, rel, stack, entries)
+	if !complete {
+		var more []dirEntry
+		if wk.opts.open && countRegular(entries) <= pendingMax {
+			// The read that confirms the end is the barrier too.
+			if more, err = wk.dirOneRead(d, rel, stack, entries); err != nil || len(more) == 0 {
+				return err
+			}
 		}
-	} else {
-		stack = stack.withFile(d, "")
+		// The folder has more entries than one read gave: list it to the
+		// end and walk it as usual.
+		for {
+			entries = append(entries, more...)
+			if more, err = wk.readMore(d); err != nil || len(more) == 0 {
+				break
+			}
+		}
+		sortEntries(entries)
+		stack = wk.withIgnoreOf(d, rel, parents, entries)
 	}
+	return wk.dirEntries(d, rel, stack, entries)
+}
+
+// sortEntries sorts a folder's entries by name.
+func sortEntries(entries []dirEntry) {
+	slices.SortFunc(entries, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+}
+
+// countRegular counts the regular files among entries.
+func countRegular(entries []dirEntry) int {
+	n := 0
 	for _, e := range entries {
-		name := e.Name()
+		if e.typ.IsRegular() {
+			n++
+		}
+	}
+	return n
+}
+
+// withIgnoreOf returns stack with the .gitignore of the folder d (workspace
+// path rel, listed as the sorted entries), if it has one.
+func (wk *walker) withIgnoreOf(d *os.File, rel string, stack ignoreStack, entries []dirEntry) ignoreStack {
+	if rel == "" {
+		return stack.withFile(d, "")
+	}
+	// Only try to read a .gitignore that is there: a failed open per
+	// directory is measurable over a large tree.
+	if _, found := slices.BinarySearchFunc(entries, ".gitignore", func(e dirEntry, name string) int {
+		return strings.Compare(e.name, name)
+	}); found {
+		return stack.withFile(d, rel)
+	}
+	return stack
+}
+
+// dirOneRead walks the folder d, listed by one read that did not confirm
+// its end, opening its files (at most pendingMax) and then reading on: that
+// read, which would only have said "no more", is the barrier of every file
+// opened (see linksettle.go), so the folder costs one read less. If it
+// brings more entries instead, everything opened is closed unvisited and
+// they are returned, for the caller to walk the whole folder as usual.
+func (wk *walker) dirOneRead(d *os.File, rel string, stack ignoreStack, entries []dirEntry) ([]dirEntry, error) {
+	secret := wk.stats.secret
+	var later []dirEntry // folders and symlinks, walked after the files
+	for _, e := range entries {
+		if inGitDir(e.name) {
+			continue
+		}
+		childRel := joinRel(rel, e.name)
+		switch {
+		case e.typ.IsDir():
+			if !stack.ignored(childRel, true) {
+				later = append(later, e)
+			}
+		case e.typ.IsRegular():
+			if stack.ignored(childRel, false) || !wk.wanted(childRel) {
+				continue
+			}
+			if p, ok := openPending(d, e.name, childRel); ok {
+				wk.pending = append(wk.pending, p)
+			}
+		case e.typ&fs.ModeSymlink != 0:
+			if !stack.ignored(childRel, false) {
+				later = append(later, e)
+			}
+		}
+	}
+	more, err := wk.readMore(d)
+	if err != nil || len(more) > 0 {
+		wk.dropPending()
+		wk.stats.secret = secret
+		return more, err
+	}
+	if err := wk.settle(d); err != nil {
+		return nil, err
+	}
+	for _, e := range later {
+		childRel := joinRel(rel, e.name)
+		if !e.typ.IsDir() {
+			if err := wk.symlink(childRel); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := wk.subdir(d, e.name, childRel, stack); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// joinRel is the workspace path of name in the folder rel.
+func joinRel(rel, name string) string {
+	if rel == "" {
+		return name
+	}
+	return rel + "/" + name
+}
+
+// openPending opens the regular file name of the folder d, without
+// following a symlink or blocking, for the folder's barrier; ok is false
+// when it is gone or no longer a regular file.
+func openPending(d *os.File, name, rel string) (p pendingFile, ok bool) {
+	p = pendingFile{name: name, rel: rel, fd: -1}
+	var serr error
+	if err := dirControl(d, func(dirfd int) {
+		if p.fd, serr = openatRetry(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC); serr == nil {
+			serr = unix.Fstat(p.fd, &p.st)
+		}
+	}); err != nil && serr == nil {
+		serr = err
+	}
+	if serr != nil || p.st.Mode&unix.S_IFMT != unix.S_IFREG {
+		if p.fd >= 0 {
+			_ = unix.Close(p.fd)
+		}
+		return p, false
+	}
+	p.several = p.st.Nlink > 1
+	return p, true
+}
+
+// subdir walks the folder name of d (workspace path rel), or hands it to
+// another walker.
+func (wk *walker) subdir(d *os.File, name, rel string, stack ignoreStack) error {
+	sub, err := openDirAt(d, name)
+	if err != nil {
+		return nil // gone, unreadable, or swapped for a symlink
+	}
+	if wk.spawn != nil && wk.spawn(sub, rel, stack) {
+		return nil
+	}
+	err = wk.dir(sub, rel, stack)
+	_ = sub.Close()
+	return err
+}
+
+// dirEntries walks the sorted entries of the folder d.
+func (wk *walker) dirEntries(d *os.File, rel string, stack ignoreStack, entries []dirEntry) error {
+	for _, e := range entries {
+		name := e.name
 		if inGitDir(name) {
 			continue
 		}
-		childRel := name
-		if rel != "" {
-			childRel = rel + "/" + name
-		}
-		switch typ := e.Type(); {
+		childRel := joinRel(rel, name)
+		switch typ := e.typ; {
 		case typ.IsDir():
 			if stack.ignored(childRel, true) {
 				continue
@@ -208,13 +371,7 @@ func (wk *walker) dir(d *os.File, rel string, stack ignoreStack) error {
 			if err := wk.flush(d); err != nil {
 				return err
 			}
-			sub, err := openDirAt(d, name)
-			if err != nil {
-				continue // gone, unreadable, or swapped for a symlink
-			}
-			err = wk.dir(sub, childRel, stack)
-			_ = sub.Close()
-			if err != nil {
+			if err := wk.subdir(d, name, childRel, stack); err != nil {
 				return err
 			}
 		case typ.IsRegular():
@@ -266,11 +423,12 @@ func (wk *walker) regular(d *os.File, name, rel string) error {
 			serr = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 			return
 		}
+		// No second look by name here: a file seen with one link waits
+		// for flush, which looks again after the folder's barrier (and
+		// drops it if the name is no longer its); one seen with several
+		// is judged by its identity, whatever its name.
 		if fd, serr = openatRetry(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC); serr == nil {
-			if serr = unix.Fstat(fd, &st); serr == nil {
-				serr = linksNow(dirfd, name, &st)
-			}
-			if serr != nil {
+			if serr = unix.Fstat(fd, &st); serr != nil {
 				_ = unix.Close(fd)
 				fd = -1
 			}
@@ -311,7 +469,7 @@ func (wk *walker) show(rel string, fd int, st *unix.Stat_t) error {
 			return nil
 		}
 	}
-	return wk.visit(walkFile{rel: rel, fd: fd})
+	return wk.visit(walkFile{rel: rel, fd: fd, size: st.Size})
 }
 
 // symlink visits the file a symlink found during the walk leads to, when it
@@ -347,7 +505,7 @@ func (wk *walker) symlink(rel string) error {
 	if !known {
 		real = target
 	}
-	if err := wk.w.checkShown(real, f, info, &wk.idx); err != nil {
+	if err := wk.w.checkShown(real, f, info, wk.idx); err != nil {
 		var refused *shownError
 		if errors.As(err, &refused) && !inGitDir(real) {
 			wk.stats.secret++
@@ -360,7 +518,7 @@ func (wk *walker) symlink(rel string) error {
 			return nil
 		}
 	}
-	return wk.visit(walkFile{rel: rel, fd: fd})
+	return wk.visit(walkFile{rel: rel, fd: fd, size: -1})
 }
 
 // openDirAt opens the directory name inside the open directory d, without
@@ -410,21 +568,4 @@ func insideRoot(root, p string) bool {
 		return strings.HasPrefix(p, root)
 	}
 	return strings.HasPrefix(p, root+string(filepath.Separator))
-}
-
-// linksNow looks at the name again after the file st was opened by it in
-// the folder dirfd: the name must still be that file, and st's link count
-// becomes the larger of the two. A hard link to a secret opened under an
-// innocent name and then replaced by a plain file leaves the secret with
-// one link, which fstat alone would take for an ordinary file.
-func linksNow(dirfd int, name string, st *unix.Stat_t) error {
-	var now unix.Stat_t
-	if err := unix.Fstatat(dirfd, name, &now, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-		return err
-	}
-	if now.Dev != st.Dev || now.Ino != st.Ino {
-		return errSwapped
-	}
-	st.Nlink = max(st.Nlink, now.Nlink)
-	return nil
 }

@@ -16,6 +16,9 @@ type pendingFile struct {
 	name, rel string
 	fd        int
 	st        unix.Stat_t
+	// several: seen with several links, so shown only if the secret index
+	// clears its identity; no second look by name is needed.
+	several bool
 }
 
 // flush waits once for any rename or unlink under way in the folder d, then
@@ -27,14 +30,30 @@ func (wk *walker) flush(d *os.File) error {
 	if len(wk.pending) == 0 {
 		return nil
 	}
+	var berr error
+	if err := dirControl(d, func(dirfd int) { berr = dirBarrier(dirfd) }); err != nil || berr != nil {
+		wk.dropPending()
+		if err == nil {
+			err = berr
+		}
+		return err
+	}
+	return wk.settle(d)
+}
+
+// settle is flush after the barrier: it looks again at each pending file
+// seen with one link and visits those that may be shown.
+func (wk *walker) settle(d *os.File) error {
+	if len(wk.pending) == 0 {
+		return nil
+	}
 	pending := wk.pending
 	wk.pending = wk.pending[:0]
-	var berr error
 	if err := dirControl(d, func(dirfd int) {
-		if berr = dirBarrier(dirfd); berr != nil {
-			return
-		}
 		for i := range pending {
+			if pending[i].several {
+				continue // judged by its identity in show
+			}
 			links, err := linksAfterBarrier(dirfd, pending[i].name, pending[i].fd, wk.w.absOf(pending[i].rel), &pending[i].st)
 			if err != nil {
 				_ = unix.Close(pending[i].fd)
@@ -45,11 +64,8 @@ func (wk *walker) flush(d *os.File) error {
 				pending[i].st.Nlink = 2
 			}
 		}
-	}); err != nil || berr != nil {
+	}); err != nil {
 		closePending(pending)
-		if err == nil {
-			err = berr
-		}
 		return err
 	}
 	for i, p := range pending {
