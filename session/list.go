@@ -91,6 +91,31 @@ func List(home string) ([]Info, error) {
 	if ix.prune(paths) || changed {
 		_ = ix.save(home) // a cache: see above
 	}
+	sortInfos(out)
+	return out, nil
+}
+
+// ListIndexed returns the sessions the index beside the logs holds, in
+// List's order, without reading a folder or stating a log: what a picker
+// can show at once while List checks them. A row may be out of date (its
+// log continued or removed since it was indexed), so what is chosen from
+// it must be found again (Find); sessions not yet indexed are missing, and
+// without an index the list is empty.
+func ListIndexed(home string) []Info {
+	ix := loadIndex(home)
+	out := make([]Info, 0, len(ix))
+	for _, e := range ix {
+		if !e.Info.empty() {
+			out = append(out, e.Info)
+		}
+	}
+	sortInfos(out)
+	return out
+}
+
+// sortInfos orders sessions the most recently used first, then the newest
+// created.
+func sortInfos(out []Info) {
 	slices.SortStableFunc(out, func(a, b Info) int {
 		if c := b.Updated.Compare(a.Updated); c != 0 {
 			return c
@@ -100,7 +125,6 @@ func List(home string) ([]Info, error) {
 		}
 		return strings.Compare(b.Path, a.Path)
 	})
-	return out, nil
 }
 
 // Latest returns the most recently used session of workspace: the one whose

@@ -31,6 +31,12 @@ func TestListAcrossDays(t *testing.T) {
 	if !reflect.DeepEqual(first, second) {
 		t.Fatal("the list from the index differs from the logs'")
 	}
+	if indexed := session.ListIndexed(home); !reflect.DeepEqual(indexed, second) {
+		t.Fatalf("ListIndexed gave %d sessions, not List's %d in its order", len(indexed), len(second))
+	}
+	if got := session.ListIndexed(t.TempDir()); len(got) != 0 {
+		t.Fatalf("ListIndexed without an index: %d sessions", len(got))
+	}
 	for i := 1; i < len(second); i++ {
 		if second[i].Updated.After(second[i-1].Updated) {
 			t.Fatalf("row %d used after row %d", i, i-1)

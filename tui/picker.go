@@ -14,6 +14,9 @@ const pickRows = 8
 
 // pickItem is one row of a picker.
 type pickItem struct {
+	// key names what the row stands for (a session's id), so a refreshed
+	// list keeps the selection; "" when nothing refreshes it.
+	key   string
 	label string // the row, already cleaned
 	desc  string // dim text after the label
 	// detail is a dim line under the row while it is selected.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -28,6 +29,16 @@ type sessionsMsg struct {
 	// start says the picker was asked for by tern --resume: an empty list
 	// is then only a notice that a new session started.
 	start bool
+	// indexed marks the list from the session index alone, shown while the
+	// checked list comes (which then replaces its rows); then lists it.
+	indexed bool
+	then    tea.Cmd
+}
+
+// indexedLister is a session service that can list the sessions from its
+// index at once, unchecked (app.Session.ListIndexed).
+type indexedLister interface {
+	ListIndexed(context.Context) ([]app.SessionInfo, error)
 }
 
 func (m *model) cmdResume(args string) tea.Cmd {
@@ -50,14 +61,38 @@ func (m *model) listSessions(fork, start bool) tea.Cmd {
 	}
 	be, ctx := m.be, m.ctx
 	m.setNotice("listing sessions…", false)
-	return func() tea.Msg {
+	m.sessionsPick = nil
+	full := func() tea.Msg {
 		list, err := be.List(ctx)
 		return sessionsMsg{list: list, err: err, fork: fork, start: start}
+	}
+	il, ok := be.(indexedLister)
+	if !ok {
+		return full
+	}
+	// The index's rows first: checking 10,000 logs takes longer than the
+	// picker should (a stat each). The checked list replaces them.
+	return func() tea.Msg {
+		list, err := il.ListIndexed(ctx)
+		return sessionsMsg{list: list, err: err, fork: fork, start: start, indexed: true, then: full}
 	}
 }
 
 // onSessions opens the session picker.
 func (m *model) onSessions(msg sessionsMsg) tea.Cmd {
+	if msg.indexed {
+		if msg.err == nil && len(msg.list) > 0 {
+			m.onSessions(sessionsMsg{list: msg.list, fork: msg.fork, start: msg.start})
+			if m.pick != nil {
+				m.sessionsPick = m.pick
+				m.setNotice("listing sessions…", false)
+			}
+		}
+		return msg.then // without an index yet, the checked list opens the picker
+	}
+	if !msg.indexed && m.sessionsPick != nil {
+		return m.refreshSessions(msg)
+	}
 	m.notice = ""
 	if msg.err != nil {
 		m.setNotice("resume: "+sanitize.Clean(msg.err.Error()), true)
@@ -99,6 +134,47 @@ func (m *model) onSessions(msg sessionsMsg) tea.Cmd {
 	return nil
 }
 
+// refreshSessions puts the checked list in the picker opened with the
+// index's rows, keeping the query and the selected session; when that
+// picker was closed already, the list is dropped.
+func (m *model) refreshSessions(msg sessionsMsg) tea.Cmd {
+	p := m.sessionsPick
+	m.sessionsPick = nil
+	if m.pick != p {
+		return nil // chosen or dismissed: what was chosen is found again on opening
+	}
+	m.notice = ""
+	if msg.err != nil {
+		m.setNotice("resume: "+sanitize.Clean(msg.err.Error()), true)
+		return nil
+	}
+	selected := ""
+	if it, ok := p.selected(); ok {
+		selected = it.key
+	}
+	items := make([]pickItem, 0, len(msg.list))
+	for _, s := range msg.list {
+		if s.Current && s.Messages == 0 {
+			continue
+		}
+		items = append(items, m.sessionItem(s, msg.fork))
+	}
+	if len(items) == 0 {
+		m.pick = nil
+		m.setNotice("no other saved sessions in this workspace", false)
+		return nil
+	}
+	p.items = items
+	p.filter()
+	for i, k := range p.shown {
+		if p.items[k].key == selected {
+			p.sel = i
+			break
+		}
+	}
+	return nil
+}
+
 // sessionItem is a picker row: when it was used, its title, how many
 // messages, the model; the detail line holds more of the first prompt.
 func (m *model) sessionItem(s app.SessionInfo, fork bool) pickItem {
@@ -124,6 +200,7 @@ func (m *model) sessionItem(s app.SessionInfo, fork bool) pickItem {
 	}
 	id := s.ID
 	it := pickItem{
+		key:    id,
 		label:  when.Format("Jan _2 15:04") + "  " + title,
 		desc:   desc,
 		detail: detail,
