@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -61,6 +62,7 @@ func newPicker(title, hint string, items []pickItem, filterable bool) *picker {
 func (p *picker) filter() {
 	p.shown = p.shown[:0]
 	if p.query == "" {
+		p.shown = slices.Grow(p.shown, len(p.items))
 		for i := range p.items {
 			p.shown = append(p.shown, i)
 		}
