@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -36,26 +35,7 @@ func (c *cli) sessions(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern sessions: unknown argument %q\nRun 'tern sessions --help' for usage.\n", pos[0])
 		return exitUsage
 	}
-	defer collectOnlyAbove(listHeapLimit)()
 	return c.listSessions(ctx, common, c.stdout, *jsonOut, *all)
-}
-
-// listHeapLimit is the memory `tern sessions` may use before the garbage
-// collector runs: listing 10,000 sessions allocates about 12 MB.
-const listHeapLimit = 256 << 20
-
-// collectOnlyAbove turns the garbage collector off for a short command
-// that ends with the process, except to keep the memory under limit, and
-// returns what turns it back on. In `tern sessions` over 10,000 sessions
-// it ran five times, the last one marking the 9 MB the list holds (gctrace;
-// a tenth of the command's CPU, perf).
-func collectOnlyAbove(limit int64) (restore func()) {
-	oldLimit := debug.SetMemoryLimit(limit)
-	oldPercent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(oldPercent)
-		debug.SetMemoryLimit(oldLimit)
-	}
 }
 
 // sessionsFlags declares the flags of `tern sessions`.
