@@ -136,7 +136,7 @@ type fullRenderMsg struct {
 }
 
 // fullRender renders a finished answer in the background with its own
-// renderer (glamour renderers are not safe to share between goroutines).
+// renderer (renderers are not safe to share between goroutines).
 func fullRender(b *assistantBlock, style markdown.Style, width, gen int) func() fullRenderMsg {
 	src := b.src.String()
 	return func() fullRenderMsg {

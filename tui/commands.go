@@ -96,6 +96,12 @@ func (m *model) knownCommand(line string) bool {
 
 // runCommand runs a "/name args" line, or says what was meant.
 func (m *model) runCommand(line string) tea.Cmd {
+	if m.continuing {
+		// The session is still being read (Options.Continue): the command
+		// waits for it, shown queued, as a prompt does.
+		m.queued = append(m.queued, line)
+		return nil
+	}
 	name, args := splitCommand(line)
 	for _, c := range commandTable() {
 		if c.name == name {

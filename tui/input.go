@@ -124,6 +124,16 @@ func (m *model) send() tea.Cmd {
 		}
 		return nil
 	}
+	if m.continuing && !isMemoryLine(value) {
+		// The session is still being read: the prompt or command waits for
+		// it, shown queued under the transcript.
+		m.hist.add(value)
+		hcmd := m.appendHistory(value)
+		m.input.Reset()
+		m.pal = nil
+		m.queued = append(m.queued, value)
+		return hcmd
+	}
 	if isCommand(value) {
 		// Commands go into the history too, so a mistyped one can be fixed
 		// from there as well as in the input, which keeps it.

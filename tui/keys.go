@@ -152,7 +152,7 @@ func (m *model) ctrlC() tea.Cmd {
 		m.pal = nil
 		m.quitAt = m.rc.now.Add(-2 * quitWindow)
 		return nil
-	case m.busy:
+	case m.busy && !m.continuing: // reading a session (Options.Continue) is no turn to stop
 		return m.interrupt()
 	case m.rc.now.Sub(m.quitAt) < quitWindow:
 		return m.quit()

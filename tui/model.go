@@ -14,7 +14,6 @@ import (
 	"github.com/ternhq/tern/internal/commands"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/tools"
-	"github.com/ternhq/tern/tui/markdown"
 )
 
 // Frame pacing: a frame re-renders what streamed since the last one. While
@@ -166,6 +165,12 @@ type model struct {
 
 	quitting bool
 
+	// continuing is true while the session of Options.Continue is being
+	// opened: prompts and commands wait in queued. continueErr is why it
+	// could not be, for Run to return.
+	continuing  bool
+	continueErr error
+
 	// replayed is what rendering Options.Replay left to run (frames,
 	// background renders); Init starts it.
 	replayed tea.Cmd
@@ -251,28 +256,14 @@ func (m *model) Init() tea.Cmd {
 		m.loadHistory(),
 		tea.Raw(altScrollOn),
 		m.startResume(),
+		m.startContinue(),
 		m.lookupWindow(),
-		warmMarkdown(m.rc.th.md),
 		watchMCP(m.be.MCP()),
 	}
 	if !m.themeFixed {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	return tea.Batch(cmds...)
-}
-
-// warmDelay lets the first frame out before the Markdown warm-up competes
-// with it for the CPU.
-const warmDelay = 150 * time.Millisecond
-
-// warmMarkdown readies the highlighter in the background shortly after
-// start (markdown.Warm), so the first code block of an answer does not wait
-// for it.
-func warmMarkdown(style markdown.Style) tea.Cmd {
-	return tea.Tick(warmDelay, func(time.Time) tea.Msg {
-		markdown.Warm(style)
-		return nil
-	})
 }
 
 // eventsMsg carries the agent events that were waiting, in order.

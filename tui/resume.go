@@ -2,7 +2,7 @@ package tui
 
 import (
 	"context"
-	"slices"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -277,6 +277,9 @@ func (m *model) openSession(id string, fork bool) tea.Cmd {
 // replaced by the new one's, and the token totals are its own.
 func (m *model) onSwitch(msg switchMsg) tea.Cmd {
 	m.busy, m.stopping = false, false
+	if m.continuing {
+		return m.onContinued(msg)
+	}
 	var rc *app.RewindConflicts
 	switch {
 	case asConflicts(msg.err, &rc) && msg.retry != nil:
@@ -324,11 +327,61 @@ func (m *model) showSession(sw *app.Switch) tea.Cmd {
 		}
 		m.tr.add(&noticeBlock{lines: lines})
 	}
-	cmd := m.replay(slices.Values(sw.Replay))
+	cmd := m.replay(sw.Replay)
 	m.busy, m.stopping = false, false
 	m.tr.end()
 	return cmd
 }
+
+// startContinue opens the session of Options.Continue as the interface
+// starts; the first frame, with its preview, does not wait for it.
+func (m *model) startContinue() tea.Cmd {
+	if m.opts.Continue == "" {
+		return nil
+	}
+	m.continuing = true
+	return m.openSession(m.opts.Continue, m.opts.ContinueFork)
+}
+
+// onContinued finishes opening the session of Options.Continue: the
+// figures that came from the session at start (its model's prices, its
+// approval policy for /permissions) are its own, the preview makes way for
+// the whole transcript, and what was typed meanwhile is sent. A session
+// that could not be opened ends the interface.
+func (m *model) onContinued(msg switchMsg) tea.Cmd {
+	m.continuing = false
+	if msg.err != nil || msg.sw == nil {
+		err := msg.err
+		if err == nil {
+			err = fmt.Errorf("session %s was not opened", m.opts.Continue)
+		}
+		m.continueErr = &ContinueError{Err: err}
+		m.quitting = true
+		return tea.Quit
+	}
+	m.pricedModel, m.opts.Prices = m.be.Model(), nil
+	if p, src := m.be.Prices(m.pricedModel); src != app.PricesNone {
+		m.opts.Prices = &p
+	}
+	m.opts.Permissions.Policy = m.be.Policy()
+	m.planning, m.planOffer = m.be.Planning(), false
+	queued := m.queued
+	cmd := m.showSession(msg.sw)
+	m.queued = queued
+	m.setNotice(sanitize.Clean(msg.sw.Summary), false)
+	return tea.Batch(cmd, m.sendQueued())
+}
+
+// ContinueError is Run's error when the session of Options.Continue could
+// not be opened (a damaged log): what tern -c would have said before
+// starting the interface.
+type ContinueError struct{ Err error }
+
+// Error is the reason, as opening the session gave it.
+func (e *ContinueError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the reason.
+func (e *ContinueError) Unwrap() error { return e.Err }
 
 // startResume opens the session picker as the interface starts (tern
 // --resume without an id).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -104,7 +105,7 @@ func resumedReplay() []agent.Event {
 
 func TestResumePickerSwitchesSession(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "aaaa1111", Replay: resumedReplay(), Summary: "resumed session aaaa1111: 2 messages", Notices: []string{"the model gpt-big is gone"}}}
+	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "aaaa1111", Replay: slices.Values(resumedReplay()), Summary: "resumed session aaaa1111: 2 messages", Notices: []string{"the model gpt-big is gone"}}}
 	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	// Something of the old conversation, to see it replaced.
 	events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 1, Text: "old prompt"},
@@ -159,7 +160,7 @@ func TestResumePickerSwitchesSession(t *testing.T) {
 
 func TestResumePickerForkAndCancel(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "new", Replay: resumedReplay()}}
+	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "new", Replay: slices.Values(resumedReplay())}}
 	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/resume")
 	pressS(m, keyEnter)
@@ -180,7 +181,7 @@ func TestResumePickerForkAndCancel(t *testing.T) {
 
 func TestResumeAtStart(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "x", Replay: resumedReplay()}}
+	fs := &fakeSessions{list: twoSessions(), sw: &app.Switch{ID: "x", Replay: slices.Values(resumedReplay())}}
 	m, _ := newTestModel(t, Options{ResumeAtStart: true, ResumeFork: true}, withSessions(fs))
 	stepS(m, m.startResume()())
 	if m.pick == nil || !strings.Contains(screen(m), "enter fork") {
@@ -275,7 +276,7 @@ func TestRewindConversationPutsPromptBack(t *testing.T) {
 		{Kind: agent.EventTextDelta, Turn: 1, Text: "Parser written."},
 		{Kind: agent.EventTurnFinished, Turn: 1, Finish: &agent.Finish{Reason: agent.FinishDone}},
 	}
-	fs := &fakeSessions{turns: rewindTurns(), sw: &app.Switch{Replay: replay, Prompt: "add tests", Summary: "rewound the conversation to before turn 2"}}
+	fs := &fakeSessions{turns: rewindTurns(), sw: &app.Switch{Replay: slices.Values(replay), Prompt: "add tests", Summary: "rewound the conversation to before turn 2"}}
 	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 3, Text: "run them"},
 		agent.Event{Kind: agent.EventTurnFinished, Finish: &agent.Finish{Reason: agent.FinishDone}})
@@ -337,7 +338,7 @@ func TestRewindOffersUndo(t *testing.T) {
 	t.Parallel()
 	turns := rewindTurns()
 	turns.Undo = "code and conversation to before turn 2"
-	fs := &fakeSessions{turns: turns, sw: &app.Switch{Summary: "undid it", Replay: resumedReplay()}}
+	fs := &fakeSessions{turns: turns, sw: &app.Switch{Summary: "undid it", Replay: slices.Values(resumedReplay())}}
 	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/rewind")
 	pressS(m, keyEnter)
@@ -352,7 +353,7 @@ func TestRewindOffersUndo(t *testing.T) {
 
 func TestForkCommand(t *testing.T) {
 	t.Parallel()
-	fs := &fakeSessions{turns: rewindTurns(), sw: &app.Switch{ID: "fork1", Replay: resumedReplay(), Summary: "forked session a as fork1"}}
+	fs := &fakeSessions{turns: rewindTurns(), sw: &app.Switch{ID: "fork1", Replay: slices.Values(resumedReplay()), Summary: "forked session a as fork1"}}
 	m, _ := newTestModel(t, Options{}, withSessions(fs))
 	typeS(m, "/fork 2")
 	pressS(m, keyEnter)

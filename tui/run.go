@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
@@ -54,6 +55,14 @@ type Options struct {
 	// (tern --resume without an id); with ResumeFork choosing one forks it.
 	// A session that is not recorded opens no picker.
 	ResumeAtStart, ResumeFork bool
+	// Continue is the id of a saved session to open as the interface starts
+	// (tern -c, tern -r id), in a fork with ContinueFork: App starts as a
+	// new session, Replay holds the saved one's last turns (app.Located
+	// Preview) and the first frame shows them while App.Open reads the
+	// whole log. Until it has, what is typed waits, queued; a session that
+	// cannot be opened ends the interface with Run's error.
+	Continue     string
+	ContinueFork bool
 }
 
 // Run shows the interface until the user quits or ctx is cancelled. It
@@ -67,6 +76,12 @@ func Run(ctx context.Context, opts Options) error {
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	m := newModel(mctx, opts, os.Getenv)
+	// Laid out for the terminal's size from the start: at the default 80x24
+	// until Bubble Tea's size message, a resumed transcript was wrapped
+	// twice on the way to the first frame the user sees.
+	if w, h, err := term.GetSize(os.Stdout.Fd()); err == nil && w > 0 && h > 0 {
+		m.resize(w, h)
+	}
 	// lipgloss detected stdout's colour profile when it was loaded; Bubble Tea
 	// would detect it again, the same way, and inside tmux that runs
 	// `tmux info` a second time, a process on the way to the first frame.
@@ -81,6 +96,9 @@ func Run(ctx context.Context, opts Options) error {
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)
+	if err == nil && m.continueErr != nil {
+		return m.continueErr
+	}
 	switch {
 	case err == nil:
 		return nil

@@ -45,7 +45,7 @@ type layerRule struct {
 const modulePrefix = "./"
 
 var (
-	bubbleTea = []string{"charm.land/bubbletea/v2", "charm.land/bubbles/v2", "charm.land/lipgloss/v2", "charm.land/glamour/v2"}
+	bubbleTea = []string{"charm.land/bubbletea/v2", "charm.land/bubbles/v2", "charm.land/lipgloss/v2"}
 	providers = []string{modulePrefix + "provider/openai", modulePrefix + "provider/mock"}
 )
 
@@ -471,7 +471,7 @@ func TestArchitectureCases(t *testing.T) {
 		{"session", modulePrefix + "tui", false, []string{"session imports no tui"}},
 		{"tui", "os/exec", false, nil},
 		{"tui/markdown", "os/exec", false, []string{"os/exec only in tools, session and the TUI"}},
-		{"tui/markdown", "charm.land/glamour/v2/styles", false, nil},
+		{"tui/markdown", "github.com/yuin/goldmark/parser", false, nil},
 		{"tui", modulePrefix + "provider/mock", false, []string{"provider implementations only in cmd/tern"}},
 		{"cmd/tern", modulePrefix + "provider/mock", false, nil},
 		{"cmd/tern/headless", "charm.land/lipgloss/v2", false, nil},

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/ternhq/tern/cmd/tern/config"
@@ -19,7 +21,7 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice app.Ch
 		c.printf(c.stderr, "tern: %v\nFix the configuration (docs/config.md); 'tern doctor' shows every setting and where it came from.\n", err)
 		return exitUsage
 	}
-	a, err := c.wire(ctx, cfg, wireOptions{interactive: true, notices: c.stderr, session: choice})
+	a, err := c.wire(ctx, cfg, wireOptions{interactive: true, notices: c.stderr, session: choice, later: true})
 	if err != nil {
 		c.printf(c.stderr, "tern: %v\n", err)
 		return exitUsage
@@ -32,6 +34,14 @@ func (c *cli) interactive(ctx context.Context, flags *commonFlags, choice app.Ch
 		note := fmt.Sprintf("%s: %d messages", what, r.Messages())
 		c.printf(c.stderr, "tern: %s\n", note)
 		a.Notices = append(a.Notices, note)
+	}
+	if r := a.Continue; r != nil {
+		// The interface says how many messages once it has read them.
+		what := "resuming session " + r.ID()
+		if r.Fork() {
+			what = "forking session " + r.ID()
+		}
+		c.printf(c.stderr, "tern: %s\n", what)
 	}
 	if a.Sandbox.Warning != "" {
 		a.Notices = append(a.Notices, a.Sandbox.Warning)
@@ -92,8 +102,16 @@ func (c *cli) showInterface(ctx context.Context, a *wired, cfg *config.Config) i
 	if a.Saved != nil {
 		opts.Replay = a.Saved.Replay()
 	}
+	if r := a.Continue; r != nil {
+		opts.Replay = slices.Values(r.Preview())
+		opts.Continue, opts.ContinueFork = r.ID(), r.Fork()
+	}
 	if err := tui.Run(ctx, opts); err != nil {
 		c.printf(c.stderr, "tern: %v\n", a.Redact(err.Error()))
+		var ce *tui.ContinueError
+		if errors.As(err, &ce) {
+			return exitUsage // as when the session was read before the interface
+		}
 		return exitFailed
 	}
 	return exitOK

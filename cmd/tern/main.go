@@ -47,7 +47,9 @@ func main() {
 	c := newCLI()
 	hideKeyFromChildren()
 	stop := startCPUProfile(os.Getenv)
+	stopTrace := startTrace(os.Getenv)
 	code := c.main(context.Background(), os.Args[1:])
+	stopTrace()
 	stop()
 	os.Exit(code)
 }

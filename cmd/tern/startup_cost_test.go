@@ -11,12 +11,13 @@ import (
 
 // Bounds on what package initialisation allocates, from the runtime's init
 // trace of tern --version: counts, not times, so a loaded machine does not
-// move them. Measured at 7.3 MB in 88,700 allocations (2026-12, issue 20),
-// most of it chroma's lexer and style registries; a package that parses a
-// database or compiles a large table at init crosses them.
+// move them. Measured at 1.0 MB in 6,300 allocations (2026-12, issue 20,
+// once tern drew Markdown itself: with glamour and chroma's lexer and style
+// registries it was 7.3 MB in 88,700); a package that parses a database or
+// compiles a large table at init crosses them.
 const (
-	maxInitBytes  = 10 << 20
-	maxInitAllocs = 120_000
+	maxInitBytes  = 3 << 20
+	maxInitAllocs = 20_000
 )
 
 // TestStartupInitCost keeps the cost of package initialisation, which

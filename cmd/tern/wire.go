@@ -54,6 +54,9 @@ type wired struct {
 	Permissions tui.PermissionsInfo
 	// Saved is the session continued, nil for a new one.
 	Saved *app.Saved
+	// Continue is the session the interface continues once it is up
+	// (wireOptions.later): Session starts new, and the interface opens it.
+	Continue *app.Located
 	// Pick opens the session picker at start (--resume without an id);
 	// with PickFork the session chosen is forked.
 	Pick, PickFork bool
@@ -93,6 +96,10 @@ type wireOptions struct {
 	notices io.Writer
 	// session says whether to start a new session log or continue one.
 	session app.Choice
+	// later leaves a session to continue unread: wired.Continue names it
+	// for the interface to open after its first frame (the log of a long
+	// session takes far longer to read than the rest of the start).
+	later bool
 	// editor, when set, is the editor the file tools read and write
 	// through (tern acp with a client that offers it).
 	editor tools.EditorFiles
@@ -202,16 +209,29 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 	if cfg.Home.V == "" && opts.session.Mode != app.ResumeNone {
 		return nil, errors.New("no tern home to find sessions in: set TERN_HOME (or HOME)")
 	}
-	saved, err := app.Find(cfg.Home.V, ws.Root, opts.session)
+	var saved *app.Saved
+	var later *app.Located
+	if opts.later {
+		later, err = app.Locate(cfg.Home.V, ws.Root, opts.session)
+	} else {
+		saved, err = app.Find(cfg.Home.V, ws.Root, opts.session)
+	}
 	if err != nil {
 		return nil, err
+	}
+	// A session read after the first frame starts new: on the session's own
+	// model (as its header names it), so the status line does not name
+	// another one while it is read. Opening it sets the model it ended with.
+	startModel := model
+	if later != nil && cfg.Model.Source.Kind != config.SourceFlag && later.Model() != "" {
+		startModel = later.Model()
 	}
 	if offlineNotice != "" {
 		c.printf(opts.notices, "%s\n", offlineNotice)
 	}
 	policySource := cfg.Approval.Source.String()
 	switch {
-	case saved != nil && cfg.Approval.Source.Kind != config.SourceFlag:
+	case (saved != nil || later != nil) && cfg.Approval.Source.Kind != config.SourceFlag:
 		policySource = "the resumed session"
 	case cfg.Approval.Source.Kind == config.SourceDefault:
 		policySource = "the default"
@@ -234,7 +254,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Registry:     reg,
 		System:       system,
 		Memory:       memory,
-		Model:        model,
+		Model:        startModel,
 		ModelChosen:  cfg.Model.Source.Kind == config.SourceFlag,
 		Policy:       policy,
 		PolicyChosen: cfg.Approval.Source.Kind == config.SourceFlag,
@@ -252,6 +272,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		},
 		Home:          cfg.Home.V,
 		Saved:         saved,
+		Continue:      later,
 		Fork:          opts.session.Fork,
 		Interactive:   opts.interactive,
 		TitleModel:    cfg.TitleModel.V,
@@ -285,6 +306,7 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Notices:     notices,
 		Session:     sess,
 		Saved:       saved,
+		Continue:    later,
 		Pick:        opts.session.Mode == app.ResumePick,
 		PickFork:    opts.session.Fork,
 		Workspace:   ws.Root,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -236,7 +237,7 @@ func (f *fakeService) Open(_ context.Context, id string, _ bool) (*app.Switch, e
 		return nil, app.ErrUnavailable
 	}
 	f.opened, f.id = id, id
-	return &app.Switch{ID: id, Replay: f.replay}, nil
+	return &app.Switch{ID: id, Replay: slices.Values(f.replay)}, nil
 }
 
 // testClient is the editor: it records updates and answers permissions.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"strings"
 	"sync"
 	"time"
@@ -125,9 +126,12 @@ func (s *session) send(updates ...sdk.SessionUpdate) {
 }
 
 // replay sends a loaded session's history.
-func (s *session) replay(events []agent.Event) {
+func (s *session) replay(events iter.Seq[agent.Event]) {
+	if events == nil {
+		return
+	}
 	s.proj.replay = true
-	for _, ev := range events {
+	for ev := range events {
 		s.send(s.proj.project(ev)...)
 	}
 	s.proj.replay = false

@@ -49,6 +49,11 @@ type Options struct {
 	// Fork it continues in a copy.
 	Saved *Saved
 	Fork  bool
+	// Continue is a session found by Locate that the front end opens
+	// (Open) once its first frame is out, instead of Saved: the session
+	// starts new, and the flags (ModelChosen, PolicyChosen, EffortChosen)
+	// apply to that session when it is opened, as they would to Saved.
+	Continue *Located
 	// Interactive means a person answers: recording failures offer to go
 	// on unrecorded, and sessions are named by a title request.
 	Interactive bool

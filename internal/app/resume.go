@@ -48,13 +48,55 @@ func (s *Saved) Messages() int { return len(s.state.Messages) }
 // Find finds and reads back the session the choice names, or returns nil
 // for a new session. Its errors say what to do.
 func Find(home, workspace string, ch Choice) (*Saved, error) {
+	at, err := Locate(home, workspace, ch)
+	if at == nil || err != nil {
+		return nil, err
+	}
+	return load(at.info)
+}
+
+// Located is a recorded session found, not yet read: a front end shows
+// its Preview and continues it with Session.Open, so its first frame
+// does not wait for the whole log to be read.
+type Located struct {
+	info session.Info
+	fork bool
+}
+
+// ID is the located session's id.
+func (l *Located) ID() string { return l.info.ID }
+
+// Model is the model the located session's header names (it may have
+// changed since: Open restores the one it ended with).
+func (l *Located) Model() string { return l.info.Model }
+
+// Fork says the session is to be continued in a copy.
+func (l *Located) Fork() bool { return l.fork }
+
+// Preview are the events of the session's last turns, read from the end
+// of its log alone (session.Preview), for the eye while Open reads it all;
+// nil when the log's end cannot be previewed.
+func (l *Located) Preview() []agent.Event {
+	if l.info.Problem != "" {
+		return nil
+	}
+	evs, err := session.Preview(l.info.Path)
+	if err != nil {
+		return nil // Open says what is wrong with the log
+	}
+	return evs
+}
+
+// Locate finds the session the choice names without reading it, or
+// returns nil for a new session. Its errors are Find's.
+func Locate(home, workspace string, ch Choice) (*Located, error) {
 	var info session.Info
 	var err error
 	switch ch.Mode {
 	case ResumeNone, ResumePick:
 		return nil, nil
 	case ResumeLatest:
-		info, err = session.Latest(home, workspace)
+		info, err = session.LatestLog(home, workspace)
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, fmt.Errorf("no earlier session in %s to continue; start one without --continue", workspace)
 		}
@@ -67,7 +109,7 @@ func Find(home, workspace string, ch Choice) (*Saved, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find the session: %w", err)
 	}
-	return load(info)
+	return &Located{info: info, fork: ch.Fork}, nil
 }
 
 // load reads back a listed session: the one way a session is loaded, at

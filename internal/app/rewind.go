@@ -126,7 +126,7 @@ func (s *Session) afterRewind(res *session.RewindResult, err error, what string)
 		if herr := s.agent.SetHistory(res.State.Messages); herr != nil {
 			return nil, fmt.Errorf("give the agent the rewound conversation: %w", herr)
 		}
-		sw.Replay = res.State.Replay()
+		sw.Replay = res.State.ReplayEach
 	}
 	parts := []string{what}
 	if len(res.Restored) > 0 {

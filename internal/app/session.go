@@ -57,6 +57,25 @@ type Session struct {
 	home     string
 	effortMu sync.Mutex
 	effort   string
+	// chosen are the flags to apply to the session Options.Continue
+	// names when it is opened; nil once applied, or without one.
+	chosenMu sync.Mutex
+	chosen   *chosenFlags
+	// opening is held by Open while it reads and switches to a session,
+	// which the interface runs beside it (Options.Continue): Close waits
+	// for it, so quitting while a session is read never closes the log
+	// under a switch.
+	opening sync.Mutex
+}
+
+// chosenFlags are the model, policy and effort the user chose by flag for
+// a session to continue (Options.Continue), and which session that is.
+type chosenFlags struct {
+	id                          string
+	model                       string
+	policy                      agent.Policy
+	effort                      string
+	modelSet, policySet, effSet bool
 }
 
 // New starts a session as opts say: a new one, or the saved one
@@ -161,6 +180,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 		if opts.EffortChosen && opts.Effort != saved.state.Effort {
 			s.SetEffort(opts.Effort)
 		}
+	} else if c := opts.Continue; c != nil {
+		s.chosen = &chosenFlags{
+			id: c.ID(), model: opts.Model, policy: opts.Policy, effort: opts.Effort,
+			modelSet: opts.ModelChosen, policySet: opts.PolicyChosen, effSet: opts.EffortChosen,
+		}
 	} else if opts.Effort != "" {
 		s.SetEffort(opts.Effort) // recorded, so resuming restores it
 	}
@@ -216,6 +240,29 @@ func (s *Session) adopt(saved *Saved) error {
 	return nil
 }
 
+// applyChosen applies the flags chosen for the session continued at start
+// (Options.Continue) once Open has switched to it, as New does for Saved:
+// each that differs from the session's own is set and recorded.
+func (s *Session) applyChosen(id string, st *session.State) {
+	s.chosenMu.Lock()
+	c := s.chosen
+	if c == nil || c.id != id {
+		s.chosenMu.Unlock()
+		return
+	}
+	s.chosen = nil
+	s.chosenMu.Unlock()
+	if c.modelSet && c.model != st.Model {
+		s.SetModel(c.model)
+	}
+	if c.policySet && c.policy != st.Policy {
+		s.SetPolicy(c.policy)
+	}
+	if c.effSet && c.effort != st.Effort {
+		s.SetEffort(c.effort)
+	}
+}
+
 // windowOf is the configured window of model; 0 when none is.
 func windowOf(configured func(string) int, model string) int {
 	if configured == nil {
@@ -228,6 +275,8 @@ func windowOf(configured func(string) int, model string) int {
 // started in the background; call it once the agent's events are drained.
 // It returns the error writing the log met, if any.
 func (s *Session) Close() error {
+	s.opening.Lock()
+	defer s.opening.Unlock()
 	var err error
 	if s.titles != nil {
 		s.titles.stop() // before the log closes: a late title is dropped

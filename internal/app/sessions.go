@@ -61,6 +61,8 @@ func (s *Session) workspaceSessions(infos []session.Info) []SessionInfo {
 // state and the log appends to it. A running session that never got a turn
 // is removed, so `tern --resume` leaves no empty session behind.
 func (s *Session) Open(_ context.Context, id string, fork bool) (*Switch, error) {
+	s.opening.Lock()
+	defer s.opening.Unlock()
 	if err := s.recorded(); err != nil {
 		return nil, err
 	}
@@ -89,11 +91,12 @@ func (s *Session) Open(_ context.Context, id string, fork bool) (*Switch, error)
 	if err := s.log.switchTo(w, st.LastTurn, st); err != nil {
 		notices = append(notices, s.redact(err.Error()))
 	}
+	s.applyChosen(info.ID, st)
 	summary := fmt.Sprintf("resumed session %s: %s", info.ID, countMessages(len(st.Messages)))
 	if fork {
 		summary = fmt.Sprintf("forked session %s as %s: %s", info.ID, w.Header().ID, countMessages(len(st.Messages)))
 	}
-	return &Switch{ID: w.Header().ID, Replay: st.Replay(), Notices: notices, Summary: summary}, nil
+	return &Switch{ID: w.Header().ID, Replay: st.ReplayEach, Notices: notices, Summary: summary}, nil
 }
 
 // Fork continues the running session in a new one holding its history
@@ -131,7 +134,7 @@ func (s *Session) Fork(_ context.Context, turn int) (*Switch, error) {
 		what = fmt.Sprintf("through turn %d", turn)
 	}
 	return &Switch{
-		ID: w.Header().ID, Replay: st.Replay(), Notices: notices,
+		ID: w.Header().ID, Replay: st.ReplayEach, Notices: notices,
 		Summary: fmt.Sprintf("forked session %s as %s (%s); you are in the fork", cur.Header.ID, w.Header().ID, what),
 	}, nil
 }

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"iter"
 	"strings"
 	"time"
 
@@ -29,10 +30,12 @@ type SessionInfo struct {
 type Switch struct {
 	// ID is the session now recorded.
 	ID string
-	// Replay are the new transcript's events (session State.Replay): the
-	// transcript is replaced by them. nil keeps the transcript (a rewind of
-	// the files only).
-	Replay []agent.Event
+	// Replay are the new transcript's events (session State.ReplayEach),
+	// made one at a time as they are read (a slice of a 2,000-turn
+	// session's 50,000 events was 12 MB made at once): the transcript is
+	// replaced by them. nil keeps the transcript (a rewind of the files
+	// only).
+	Replay iter.Seq[agent.Event]
 	// Notices say what the switch had to adapt, e.g. a model that is gone.
 	Notices []string
 	// Summary is the one-line notice saying what happened.

@@ -104,7 +104,7 @@ func TestSessionResumeCarriesTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sw.ID != f.saved || !strings.Contains(sw.Summary, "resumed session "+f.saved) || len(sw.Replay) == 0 {
+	if sw.ID != f.saved || !strings.Contains(sw.Summary, "resumed session "+f.saved) || sw.Replay == nil {
 		t.Fatalf("switch %+v", sw)
 	}
 	// The agent took the session: system prompt, history, model, policy, grants.
@@ -125,7 +125,7 @@ func TestSessionResumeCarriesTheSession(t *testing.T) {
 	}
 	// Token totals come with the replay: the two Usage events sum to them.
 	var total provider.Usage
-	for _, ev := range sw.Replay {
+	for ev := range sw.Replay {
 		if ev.Kind == agent.EventUsage {
 			total = total.Add(ev.Usage)
 		}

@@ -17,8 +17,9 @@ import (
 //
 // This package imports little on purpose: Go initialises a package as soon
 // as its imports are, taking the lexically first ready one, so a package
-// with few early imports starts tens of milliseconds before the heavy ones
-// (chroma's lexer registry) that the goroutine then overlaps.
+// with few early imports starts before the heavier ones (the Markdown
+// parser's entity table, the model database) that the goroutine then
+// overlaps.
 func init() {
 	if term.IsTerminal(os.Stdout.Fd()) {
 		go widths()

@@ -12,24 +12,30 @@ import (
 // reader that hands on each piece as it arrives wakes the agent, the session
 // recorder and the interface once per token: a thousand times a second for
 // a fast model. While the answer arrives in small pieces, what arrived is
-// therefore handed on at most once per paceInterval. A read of paceBytes or
-// more means the data comes faster than it is taken, and it is handed on at
+// therefore handed on at most once per paceInterval. When paceBytes or more
+// wait, the data comes faster than it is taken, and it is handed on at
 // once, so pacing never limits throughput; the first piece after a pause in
 // the stream is never delayed either.
+//
+// Small pieces are small in text, not on the wire: each token travels in a
+// chunk of 100-400 bytes of JSON, so a model streaming 4 KB of text a
+// second sends 100-150 KB. paceBytes is therefore what one read asks for,
+// not a few KB: at 2 KB, a read that gathered 10-20 ms of such a stream
+// counted as "faster than it is taken", so the stream was handed on after
+// every read, 60-90 times a second, and each hand-on woke the agent, the
+// session recorder, the title watcher and the interface (found by
+// bisecting 8a7f74b..main and a runtime trace, docs/speed.md).
 //
 // The end of the stream is not paced: a finish reason, "data: [DONE]", the
 // end of the body or an error are handed on as soon as they arrive, and so
 // is everything after them. Telling the end needs the bytes, so a goroutine
-// reads the body at most once per readGap while the pieces are small: the
-// end reaches the agent within readGap of the gateway's last byte instead
-// of up to paceInterval later (the end of an answer was on screen 41-46 ms
-// after the last byte before, 8-10 ms after, cmd/tern/e2e_bench_test.go).
-// Wake-ups are what costs CPU on a loaded machine: reading each piece as it
-// arrives doubled a 4 KB/s stream's CPU, and with a 10 ms gap a 4 KB/s
-// stream costs more than with the pace alone: on a quiet machine, tern run
-// 0.051 → 0.069 CPU s/s and the interface 0.081 → 0.090, for a 60 KB answer
-// on screen 29 ms after its last byte instead of 47 (docs/speed.md). A 20 ms
-// pace without the goroutine was no better on either count.
+// reads the body at most once per readGap while the reads are small:
+// the end reaches the agent within readGap of the gateway's last byte
+// instead of up to paceInterval later (the end of an answer was on screen
+// 41-46 ms after the last byte before, 8-10 ms after,
+// cmd/tern/e2e_bench_test.go). Wake-ups are what costs CPU: reading each
+// piece as it arrives doubled a 4 KB/s stream's CPU. A 20 ms pace without
+// the goroutine was no better on either count.
 //
 // The interval is longer than a 30 fps frame: a slowly streamed answer costs
 // less CPU that way (the end-to-end benchmark's 4 KB/s stream), and the
@@ -37,12 +43,16 @@ import (
 // adapt to what they cost.
 const (
 	paceInterval = 50 * time.Millisecond
-	paceBytes    = 2 << 10
+	paceBytes    = readChunk
 	readGap      = 10 * time.Millisecond
 	// readChunk is what one read of the body asks for; maxAhead bounds what
 	// is read ahead of the consumer.
 	readChunk = 32 << 10
-	maxAhead  = 256 << 10
+	// fastRead is a read large enough that the reading goroutine reads
+	// again at once: net/http hands on at most its 4 KB buffer a read, so
+	// a gateway writing faster than that is drained without gaps.
+	fastRead = 2 << 10
+	maxAhead = 256 << 10
 )
 
 // pacedBody reads a response body at the pace described above. Its reading
@@ -194,10 +204,10 @@ func (p *pacedBody) fill() {
 		if err != nil {
 			return
 		}
-		if end || n >= paceBytes {
-			continue
+		if end || n >= fastRead {
+			continue // a large read: more is likely waiting
 		}
-		// Small pieces: let a few more arrive before the next read.
+		// Small pieces: let more arrive before the next read.
 		if gap == nil {
 			gap = time.NewTimer(readGap)
 		} else {
@@ -262,11 +272,11 @@ func signal(c chan struct{}) {
 // The end is searched for in what arrived, from endOverlap before it (a
 // marker split between two reads is found), and only in its last
 // endWindow bytes: the end comes last, with a usage chunk and [DONE] at
-// most after it, and in a larger read that is not paced anyway. Searching
-// every chunk's "finish_reason":null cost a fast stream 0.2 µs an event.
+// most after it. Searching every chunk's "finish_reason":null cost a fast
+// stream 0.2 µs an event.
 const (
 	endOverlap = 32
-	endWindow  = paceBytes
+	endWindow  = 2 << 10
 )
 
 var finishKey = []byte(`"finish_reason"`)

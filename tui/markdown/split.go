@@ -1,6 +1,6 @@
-// Package markdown renders assistant Markdown for the terminal with glamour,
-// incrementally while it streams: blocks that can no longer change are
-// rendered once, and only the open tail is rendered again on each frame.
+// Package markdown draws assistant Markdown for the terminal from goldmark's
+// tree, incrementally while it streams: closed blocks are rendered once and
+// only the open tail again on each frame.
 package markdown
 
 import "strings"
@@ -170,10 +170,9 @@ func htmlBlockEnd(line string) string {
 
 // continues reports whether a line after a blank line may belong to the block
 // before it: indented lines (list continuation, indented code) and list items
-// (a loose list), and raw HTML, which glamour renders glued to the block
-// before it.
+// (a loose list).
 func continues(l string) bool {
-	if l[0] == ' ' || l[0] == '\t' || l[0] == '<' { // glamour joins HTML to what precedes it
+	if l[0] == ' ' || l[0] == '\t' {
 		return true
 	}
 	if len(l) > 1 && strings.IndexByte("-*+", l[0]) >= 0 && (l[1] == ' ' || l[1] == '\t') {

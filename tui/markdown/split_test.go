@@ -41,7 +41,7 @@ func TestSafeSplit(t *testing.T) {
 		{"tab continuation", "- a\n\n\tmore\n", 0},
 		{"paragraph after list", "- a\n\nb\n", 5},
 		{"html comment", "<!--\n\nx\n-->\n\ny\n", 13},
-		{"html is glued to what precedes it", "a\n\n<div>x</div>\n", 0},
+		{"html after a blank starts a block", "a\n\n<div>x</div>\n", 3},
 		{"closed html comment", "<!-- x -->\n\ny\n", 12},
 		{"pre block", "<pre>\n\nx\n</pre>\n\ny\n", 17},
 		{"leading blanks", "\n\na\n", 0},
@@ -68,24 +68,6 @@ func TestHasRefDefinitions(t *testing.T) {
 	}
 }
 
-func TestTrimPadding(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"plain   ", "plain"},
-		{"\x1b[38;5;252m \x1b[m\x1b[38;5;252m \x1b[m", ""},
-		{"  \x1b[38;5;252mtext\x1b[m\x1b[38;5;252m \x1b[m", "  \x1b[38;5;252mtext\x1b[m"},
-		{"\x1b[38;5;228;48;5;63;1m Hi \x1b[m\x1b[38;5;252m \x1b[m", "\x1b[38;5;228;48;5;63;1m Hi \x1b[m"},
-		{"\x1b[38;2;1;2;3mx\x1b[0m   ", "\x1b[38;2;1;2;3mx\x1b[m"},
-		{"a \x1b[44m  \x1b[0m  ", "a \x1b[44m  \x1b[m"},
-	}
-	for _, tc := range tests {
-		if got := TrimPadding(tc.in); got != tc.want {
-			t.Errorf("TrimPadding(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // visible reduces rendered lines to what a reader sees.
 func visible(lines []string) string {
 	out := make([]string, len(lines))
@@ -99,23 +81,25 @@ func visible(lines []string) string {
 // and checks that every frame shows what a full render of that prefix shows.
 func TestStreamMatchesFullRender(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("testdata/sample.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		style       Style
-		width, step int
-	}{{Dark, 40, 7}, {Dark, 100, 13}, {Light, 80, 19}, {Plain, 80, 19}} {
-		t.Run(fmt.Sprintf("style%d-width%d", tc.style, tc.width), func(t *testing.T) {
-			t.Parallel()
-			checkStream(t, string(src), tc.style, tc.width, tc.step)
-		})
+	for _, file := range []string{"sample.md", "elements.md"} {
+		src, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			style       Style
+			width, step int
+		}{{Dark, 40, 7}, {Dark, 100, 13}, {Light, 80, 19}, {Plain, 80, 19}, {Plain, 30, 1}} {
+			t.Run(fmt.Sprintf("%s-style%d-width%d", file, tc.style, tc.width), func(t *testing.T) {
+				t.Parallel()
+				checkStream(t, string(src), tc.style, tc.width, tc.step)
+			})
+		}
 	}
 }
 
 // checkStream streams src in step-byte pieces and compares every frame with
-// a full render of the same prefix.
+// a full render of the same prefix, escape sequences included.
 func checkStream(t *testing.T, src string, style Style, width, step int) {
 	t.Helper()
 	full, err := NewRenderer(style, width)
@@ -138,7 +122,7 @@ func checkStream(t *testing.T, src string, style Style, width, step int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g, w := visible(got), visible(want); g != w {
+		if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
 			t.Fatalf("prefix %d:\n--- stream\n%s\n--- full\n%s", end, g, w)
 		}
 		if end == len(src) {

@@ -40,7 +40,7 @@ type segment struct {
 
 // minSegment is the smallest source a segment holds when a large chunk
 // arrives at once: small enough that the screen needs only a few of them,
-// large enough that glamour's per-call cost does not dominate.
+// large enough that the per-call cost of parsing does not dominate.
 const minSegment = 1 << 10
 
 // NewStream starts an empty stream rendered with r.
@@ -167,7 +167,7 @@ func (s *Stream) addSegment(from, to int) {
 }
 
 // renderSegments renders segs[lo:hi] that are still placeholders. A segment
-// glamour fails on shows its source, so the rest of the answer still renders.
+// the renderer fails on shows its source, so the rest of the answer still renders.
 func (s *Stream) renderSegments(lo, hi int) {
 	for i := lo; i < hi; i++ {
 		sg := &s.segs[i]

@@ -3,194 +3,211 @@ package markdown
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
+	east "github.com/yuin/goldmark/extension/ast"
 )
 
-// glamour gives every table the whole wrap width and spreads the slack over
-// its columns, so a two-column table of short words spans the screen.
-// fitTables takes the slack back out of the rendered lines: in each column
-// it keeps the cells' content and one column of margin on either side, and
-// drops the padding every row has beyond them. A table whose content needed
-// the width has no such padding and is left as glamour wrapped it.
+// A table is drawn as glamour drew it, with no outer border:
+//
+//	 name  │ size
+//	───────┼──────
+//	 a.go  │   12
+//
+// Each column is as wide as its widest cell when the table fits; when it
+// does not, wide columns share what is left and their cells wrap, and
+// columns that cannot get minColumn cells are left out, an ellipsis in
+// their place.
 
-// span is one drawn cell of a line: the escape sequences before it and the
-// grapheme drawn, w columns wide.
-type span struct {
-	esc  string
-	text string
-	w    int
+// minColumn is the narrowest a column is drawn.
+const minColumn = 3
+
+// cell is one table cell: its content and alignment.
+type cell struct {
+	runs  []run
+	align east.Alignment
 }
 
-// spans splits a rendered line into its drawn cells; tail holds the escape
-// sequences after the last one.
-func spans(line string) (out []span, tail string) {
-	var esc strings.Builder
-	for i := 0; i < len(line); {
-		if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '[' {
-			j := i + 2
-			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
-				j++
-			}
-			j = min(j+1, len(line))
-			esc.WriteString(line[i:j])
-			i = j
-			continue
+// table draws a GitHub table in width columns.
+func (w *walker) table(t *east.Table, width int) []string {
+	var rows [][]cell
+	header := -1
+	ncol := 0
+	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
+		if _, ok := r.(*east.TableHeader); ok {
+			header = len(rows)
 		}
-		g, w := ansi.FirstGraphemeCluster(line[i:], ansi.GraphemeWidth)
-		if g == "" {
-			break
-		}
-		out = append(out, span{esc: esc.String(), text: g, w: w})
-		esc.Reset()
-		i += len(g)
-	}
-	return out, esc.String()
-}
-
-// grid is a rendered line as one entry per screen column: the text drawn
-// there (a wide grapheme fills its second column with "").
-func grid(line string) []string {
-	sp, _ := spans(line)
-	var g []string
-	for _, s := range sp {
-		g = append(g, s.text)
-		for range s.w - 1 {
-			g = append(g, "")
-		}
-	}
-	return g
-}
-
-// ruleSeparators reports the columns of the separators in a table's header
-// rule ("───┼───" or "---|---") and where the rule starts and ends; ok is
-// false for any other line. A one-column table has no separator and is not
-// recognised: its rule looks like a thematic break.
-func ruleSeparators(g []string) (seps []int, first, last int, ok bool) {
-	first = -1
-	for c, s := range g {
-		switch s {
-		case " ":
-			if first >= 0 {
-				return nil, 0, 0, false
-			}
-		case "─", "-":
-			if first < 0 {
-				first = c
-			}
-			last = c
-		case "┼", "|":
-			if first < 0 {
-				return nil, 0, 0, false
-			}
-			seps = append(seps, c)
-		default:
-			return nil, 0, 0, false
-		}
-	}
-	return seps, first, last, len(seps) > 0 && last > seps[len(seps)-1]
-}
-
-// isRow reports whether g has a column separator at every one of seps.
-func isRow(g []string, seps []int) bool {
-	for _, c := range seps {
-		if c >= len(g) || (g[c] != "│" && g[c] != "|") {
-			return false
-		}
-	}
-	return true
-}
-
-// fitTables returns lines with every table shrunk to its content.
-func fitTables(lines []string) []string {
-	grids := make([][]string, len(lines))
-	for i, l := range lines {
-		if strings.ContainsAny(l, "─-") {
-			grids[i] = grid(l)
-		}
-	}
-	for r := range lines {
-		if grids[r] == nil {
-			continue
-		}
-		seps, first, last, ok := ruleSeparators(grids[r])
-		if !ok {
-			continue
-		}
-		top, bottom := r, r
-		for top > 0 && isRow(gridOf(grids, lines, top-1), seps) {
-			top--
-		}
-		for bottom+1 < len(lines) && isRow(gridOf(grids, lines, bottom+1), seps) {
-			bottom++
-		}
-		if top == r || bottom == r {
-			continue
-		}
-		drop := slack(grids[top:bottom+1], r-top, seps, first, last)
-		if len(drop) == 0 {
-			continue
-		}
-		for i := top; i <= bottom; i++ {
-			lines[i] = dropColumns(lines[i], drop)
-			grids[i] = nil
-		}
-	}
-	return lines
-}
-
-// gridOf returns the grid of line i, computing it when the cheap filter in
-// fitTables skipped it.
-func gridOf(grids [][]string, lines []string, i int) []string {
-	if grids[i] == nil {
-		grids[i] = grid(lines[i])
-	}
-	return grids[i]
-}
-
-// slack returns the columns of a table that hold padding in every row:
-// those of each column beyond its content and one margin column either side.
-// rows[rule] is the header rule, which spans first to last.
-func slack(rows [][]string, rule int, seps []int, first, last int) map[int]bool {
-	drop := map[int]bool{}
-	bounds := append(append([]int{first - 1}, seps...), last+1)
-	for k := 0; k+1 < len(bounds); k++ {
-		from, to := bounds[k]+1, bounds[k+1]-1
-		lo, hi := to+1, from-1
-		for i, g := range rows {
-			if i == rule {
+		var row []cell
+		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+			tc, ok := c.(*east.TableCell)
+			if !ok {
 				continue
 			}
-			for c := from; c <= min(to, len(g)-1); c++ {
-				if g[c] != " " {
-					lo, hi = min(lo, c), max(hi, c)
+			base := w.pal.text
+			if header == len(rows) {
+				base = base.with(bold)
+			}
+			row = append(row, cell{runs: w.inlines(tc, base), align: tc.Alignment})
+		}
+		ncol = max(ncol, len(row))
+		rows = append(rows, row)
+	}
+	if ncol == 0 {
+		return nil
+	}
+	widths, cut := columnWidths(rows, ncol, width)
+	// Wrap every cell, then narrow each column to its widest wrapped line.
+	wrapped := make([][][][]run, len(rows))
+	used := make([]int, len(widths))
+	for i, row := range rows {
+		wrapped[i] = make([][][]run, len(widths))
+		for j := range widths {
+			if j < len(row) {
+				wrapped[i][j] = wrapRuns(row[j].runs, widths[j])
+				for _, l := range wrapped[i][j] {
+					used[j] = max(used[j], textWidth(runsText(l)))
 				}
 			}
 		}
-		if lo > hi { // an empty column keeps one blank between its margins
-			lo, hi = from+1, from+1
+	}
+	for j := range widths {
+		widths[j] = max(min(widths[j], used[j]), 1)
+	}
+	sep := styled(w.pal.colSep, w.pal.rule)
+	var out []string
+	for i, row := range rows {
+		out = append(out, w.tableRow(row, wrapped[i], widths, cut, sep)...)
+		if i == header {
+			out = append(out, w.tableRule(widths, cut))
 		}
-		for c := from; c <= to; c++ {
-			if c < lo-1 || c > hi+1 {
-				drop[c] = true
+	}
+	return out
+}
+
+// columnWidths decides how wide each column is drawn; columns from len of
+// the result on are cut, and cut says whether any are.
+func columnWidths(rows [][]cell, ncol, width int) ([]int, bool) {
+	natural := make([]int, ncol)
+	for _, row := range rows {
+		for i, c := range row {
+			natural[i] = max(natural[i], textWidth(runsText(c.runs)))
+		}
+	}
+	for i := range natural {
+		natural[i] = max(natural[i], 1)
+	}
+	// Each column takes its width and a space either side; a separator
+	// stands between columns.
+	frame := func(n int) int { return 3*n - 1 }
+	fits := func(n int, cut bool) bool {
+		need := frame(n) + n*minColumn
+		if cut {
+			need += 3 // "│ …"
+		}
+		return need <= width
+	}
+	shown, cut := ncol, false
+	if !fits(ncol, false) {
+		cut = true
+		for shown > 1 && !fits(shown, true) {
+			shown--
+		}
+	}
+	budget := width - frame(shown)
+	if cut {
+		budget -= 3
+	}
+	widths := append([]int(nil), natural[:shown]...)
+	total := 0
+	for _, n := range widths {
+		total += n
+	}
+	if total <= budget {
+		return widths, cut
+	}
+	// Share the budget: a column narrower than an equal share keeps its
+	// width, the others split what remains.
+	left, open := budget, shown
+	fixed := make([]bool, shown)
+	for changed := true; changed && open > 0; {
+		changed = false
+		share := left / open
+		for i, n := range widths {
+			if !fixed[i] && n <= share {
+				fixed[i], changed = true, true
+				left -= n
+				open--
 			}
 		}
 	}
-	return drop
+	if open > 0 {
+		share, extra := left/open, left%open
+		for i := range widths {
+			if fixed[i] {
+				continue
+			}
+			widths[i] = max(share, minColumn)
+			if extra > 0 {
+				widths[i]++
+				extra--
+			}
+		}
+	}
+	return widths, cut
 }
 
-// dropColumns removes the graphemes drawn at the given columns, keeping
-// every escape sequence so that styles still open and close as before.
-func dropColumns(line string, drop map[int]bool) string {
-	sp, tail := spans(line)
-	var b strings.Builder
-	col := 0
-	for _, s := range sp {
-		b.WriteString(s.esc)
-		if !drop[col] {
-			b.WriteString(s.text)
-		}
-		col += s.w
+// tableRow draws one row from its cells wrapped to their columns.
+func (w *walker) tableRow(row []cell, cols [][][]run, widths []int, cut bool, sep string) []string {
+	height := 1
+	for _, c := range cols {
+		height = max(height, len(c))
 	}
-	b.WriteString(tail)
-	return b.String()
+	out := make([]string, height)
+	for y := range height {
+		var b strings.Builder
+		for i, cw := range widths {
+			if i > 0 {
+				b.WriteString(" " + sep)
+			}
+			var line []run
+			if y < len(cols[i]) {
+				line = cols[i][y]
+			}
+			pad := cw - textWidth(runsText(line))
+			left := 0
+			if i < len(row) {
+				switch row[i].align {
+				case east.AlignRight:
+					left = pad
+				case east.AlignCenter:
+					left = pad / 2
+				case east.AlignLeft, east.AlignNone:
+				}
+			}
+			b.WriteString(strings.Repeat(" ", 1+left))
+			draw(&b, line)
+			b.WriteString(strings.Repeat(" ", pad-left))
+		}
+		if cut {
+			b.WriteString(" " + sep)
+			if y == 0 {
+				b.WriteString(" …")
+			}
+		}
+		out[y] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// tableRule draws the rule under the header.
+func (w *walker) tableRule(widths []int, cut bool) string {
+	var b strings.Builder
+	for i, cw := range widths {
+		if i > 0 {
+			b.WriteString(w.pal.cross)
+		}
+		b.WriteString(strings.Repeat(w.pal.rowSep, cw+2))
+	}
+	if cut {
+		b.WriteString(w.pal.cross + strings.Repeat(w.pal.rowSep, 2))
+	}
+	return styled(b.String(), w.pal.rule)
 }
