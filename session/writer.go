@@ -30,9 +30,10 @@ type Writer struct {
 	now    func() time.Time
 	every  time.Duration
 	out    sink
-	// syncDir, when set, is the new file's folder: the writer goroutine
-	// syncs the header and the folder entry first, so that Create returns
-	// without waiting for the disk.
+	// syncDir, when set, is the new file's folder, whose entry for the file
+	// the writer goroutine syncs after the file's first fsync (the end of
+	// the first turn, or Close): neither Create nor the first request
+	// waits for the disk, and a log lost before then held only a header.
 	syncDir string
 
 	mu      sync.Mutex
@@ -73,9 +74,10 @@ func Dir(home string) string {
 }
 
 // Create starts a new session file under Dir(home)/YYYY/MM/DD/ (the local
-// date of h.Created) named <HHMMSS>-<id>.jsonl, writes and syncs its header,
-// and returns a Writer for its records. It fills h.Version, and h.ID and
-// h.Created when empty.
+// date of h.Created) named <HHMMSS>-<id>.jsonl, writes its header (synced,
+// with the folder's entry, at the first Sync or Close), and returns a
+// Writer for its records. It fills h.Version, and h.ID and h.Created when
+// empty.
 func Create(home string, h Header, opts ...Option) (*Writer, error) {
 	o := buildOptions(opts)
 	if err := h.prepare(o.now()); err != nil {
@@ -101,7 +103,7 @@ func Create(home string, h Header, opts ...Option) (*Writer, error) {
 		_ = os.Remove(path)
 		return nil, fmt.Errorf("write session header to %s: %w", path, err)
 	}
-	o.syncDir = dir // the writer syncs the header: Create does not wait for the disk
+	o.syncDir = dir // the writer syncs header and folder with the first records: Create does not wait for the disk
 	return newWriter(f, path, h, 0, o), nil
 }
 
@@ -357,14 +359,10 @@ func (w *Writer) flushDeltasLocked() {
 // streamed text on its timer, answers Sync, and ends on Close.
 func (w *Writer) run() {
 	defer close(w.done)
-	if w.syncDir != "" {
-		if err := w.out.Sync(); err != nil {
-			w.mu.Lock()
-			w.err = fmt.Errorf("write session header to %s: %w", w.path, err)
-			w.mu.Unlock()
-		}
-		syncDir(w.syncDir)
-	}
+	// dirty says the file holds bytes not yet synced: the header of a
+	// created log, then each batch written. A Sync or Close with nothing
+	// new skips the fsync (a headless run's Close follows its turn's Sync).
+	dirty := w.syncDir != ""
 	timer := time.NewTimer(w.every)
 	timer.Stop()
 	defer timer.Stop()
@@ -403,8 +401,14 @@ func (w *Writer) run() {
 		var err error
 		if !failed {
 			err = w.write(enc, &buf, batch)
-			if err == nil && fsync {
+			dirty = dirty || len(batch) > 0
+			if err == nil && fsync && dirty {
 				err = w.out.Sync()
+				dirty = err != nil
+				if err == nil && w.syncDir != "" {
+					syncDir(w.syncDir)
+					w.syncDir = ""
+				}
 			}
 		}
 		if closing {

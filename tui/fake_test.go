@@ -243,7 +243,7 @@ func noEnv(string) string { return "" }
 
 // newTestModel builds a model around a fake backend at 80x24; setup gives
 // the fake its behaviours before the model is built.
-func newTestModel(t *testing.T, opts Options, setup ...func(*fakeBackend)) (*model, *fakeBackend) {
+func newTestModel(t testing.TB, opts Options, setup ...func(*fakeBackend)) (*model, *fakeBackend) {
 	t.Helper()
 	fb := newFakeBackend()
 	t.Cleanup(fb.close)

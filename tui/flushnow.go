@@ -67,8 +67,8 @@ func flushFilter(p **tea.Program) func(tea.Model, tea.Msg) tea.Msg {
 }
 
 // inputFlusher wraps the interface's model for Run: after an Update for a
-// key or a paste, for the file picker's rows (filtered, or first listed),
-// for one of tern's own frames (which are paced already,
+// key or a paste, for the file and session pickers' rows (filtered, or
+// first listed), for one of tern's own frames (which are paced already,
 // see frameDelay) and for events that change more than streamed text (a
 // card, the end of a turn), it asks for the frame to be written at once.
 // Streamed text alone waits for tern's next frame. (The model itself
@@ -82,9 +82,10 @@ func (f inputFlusher) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg, frameMsg:
 		return f, tea.Batch(cmd, flushNow)
-	case filteredMsg, filesMsg:
+	case filteredMsg, filesMsg, sessionsMsg:
 		// The file picker's rows for what was just typed, or its first
-		// files: an answer to a key, not to wait for the next tick.
+		// files, or the session picker's rows: an answer to a key, not to
+		// wait for the next tick.
 		return f, tea.Batch(cmd, flushNow)
 	case eventsMsg:
 		if !onlyStreamed(msg.events) {

@@ -113,14 +113,17 @@ type model struct {
 	pastes   map[string]string
 	pasteSeq int
 
-	pal      *palette
-	palSeen  string          // the input when the palette last looked: moving the cursor opens no picker
-	tv       *transcriptView // the full transcript (ctrl+t) while open
-	pick     *picker         // a session, turn or rewind picker; it owns the keys
-	escAt    time.Time       // the first esc of esc esc (rewind)
-	files    []string
-	filesErr error
-	walking  bool
+	pal     *palette
+	palSeen string          // the input when the palette last looked: moving the cursor opens no picker
+	tv      *transcriptView // the full transcript (ctrl+t) while open
+	pick    *picker         // a session, turn or rewind picker; it owns the keys
+	// sessionsPick is the session picker opened with the index's rows,
+	// until the checked list replaces them (resume.go).
+	sessionsPick *picker
+	escAt        time.Time // the first esc of esc esc (rewind)
+	files        []string
+	filesErr     error
+	walking      bool
 	// The picker's file list: filesGen changes when files is replaced;
 	// the walk under way (walkGen, walkCancel) grows files while growing
 	// (the first list), else gathers walkNext to replace it. filesStale

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -14,6 +15,9 @@ const pickRows = 8
 
 // pickItem is one row of a picker.
 type pickItem struct {
+	// key names what the row stands for (a session's id), so a refreshed
+	// list keeps the selection; "" when nothing refreshes it.
+	key   string
 	label string // the row, already cleaned
 	desc  string // dim text after the label
 	// detail is a dim line under the row while it is selected.
@@ -58,6 +62,7 @@ func newPicker(title, hint string, items []pickItem, filterable bool) *picker {
 func (p *picker) filter() {
 	p.shown = p.shown[:0]
 	if p.query == "" {
+		p.shown = slices.Grow(p.shown, len(p.items))
 		for i := range p.items {
 			p.shown = append(p.shown, i)
 		}

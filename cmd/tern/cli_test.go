@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestUsageListsEveryFlag(t *testing.T) {
@@ -181,6 +182,30 @@ func TestSweepSessionDirs(t *testing.T) {
 		_, err := os.Stat(filepath.Join(dir, n))
 		if (err == nil) != keep {
 			t.Errorf("%s: exists %v, want %v", n, err == nil, keep)
+		}
+	}
+}
+
+func TestSweepDue(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	steps := []struct {
+		name string
+		home string
+		at   time.Time
+		want bool
+	}{
+		{"first start sweeps", home, now, true},
+		{"a minute later does not", home, now.Add(time.Minute), false},
+		{"an hour later sweeps", home, now.Add(sweepEvery), true},
+		{"a clock set back sweeps", home, now, true},
+		{"no home always sweeps", "", now, true},
+		{"a home that is not there sweeps", filepath.Join(home, "missing"), now, true},
+	}
+	for _, s := range steps { // in order: each step sees the mark the one before left
+		if got := sweepDue(s.home, s.at); got != s.want {
+			t.Errorf("%s: sweepDue = %v, want %v", s.name, got, s.want)
 		}
 	}
 }

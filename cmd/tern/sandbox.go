@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/ternhq/tern/cmd/tern/config"
 	"github.com/ternhq/tern/tools"
@@ -30,8 +31,12 @@ func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config, workspace st
 		return tools.ShellOptions{}, st, func() {}, nil
 	}
 	// Reading a crowded /tmp takes milliseconds the first frame need not
-	// wait for.
-	go sweepSessionDirs(ctx, os.TempDir())
+	// wait for, and a short run need not spend at all: once an hour does.
+	go func() {
+		if sweepDue(cfg.Home.V, time.Now()) {
+			sweepSessionDirs(ctx, os.TempDir())
+		}
+	}()
 	tmp, err := os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return tools.ShellOptions{}, st, nil, fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
@@ -73,6 +78,39 @@ func (c *cli) cacheGetenv(writable []string) func(string) string {
 // process id of the tern that made it.
 const sessionDirPrefix = "tern-session-"
 
+// sweepEvery is how often a tern looks for the session directories of
+// terns that are gone: reading a temporary folder of a few hundred entries
+// cost each `tern run` a millisecond of CPU (perf).
+const sweepEvery = time.Hour
+
+// sweptMark is the file in the tern home whose modification time is the
+// last sweep's.
+const sweptMark = "tmp-swept"
+
+// sweepDue reports whether the temporary folder is due a sweep and, when
+// it is, marks it swept now. Without a home, or when the mark cannot be
+// written, every start sweeps, as before the mark.
+func sweepDue(home string, now time.Time) bool {
+	if home == "" {
+		return true
+	}
+	mark := filepath.Join(home, sweptMark)
+	if st, err := os.Stat(mark); err == nil {
+		if age := now.Sub(st.ModTime()); age >= 0 && age < sweepEvery {
+			return false
+		}
+	}
+	if err := os.Chtimes(mark, now, now); err != nil {
+		f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return true
+		}
+		_ = f.Close()                  // an empty file: only its time matters
+		_ = os.Chtimes(mark, now, now) // else it has the clock's time, close enough
+	}
+	return true
+}
+
 // sweepSessionDirs removes the session directories in dir left by tern
 // processes that are gone (killed before they could remove their own).
 // Another user's directories stay: removing them fails.
@@ -99,12 +137,10 @@ func sweepSessionDirs(ctx context.Context, dir string) {
 }
 
 // processAlive reports whether a process with this id exists (EPERM: it
-// does, owned by someone else).
+// does, owned by someone else). It sends signal 0 with kill(2) itself:
+// os.FindProcess would first probe the kernel's pidfd support, which
+// forks a child (clone with CLONE_VFORK) in every tern that sweeps.
 func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
+	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -27,6 +27,22 @@ func (s *Session) List(context.Context) ([]SessionInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.workspaceSessions(infos), nil
+}
+
+// ListIndexed is List from the session index alone, without checking the
+// logs (see session.ListIndexed): at once, for a picker to show while List
+// runs; possibly out of date, and empty without an index.
+func (s *Session) ListIndexed(context.Context) ([]SessionInfo, error) {
+	if err := s.recorded(); err != nil {
+		return nil, err
+	}
+	return s.workspaceSessions(session.ListIndexed(s.log.home)), nil
+}
+
+// workspaceSessions keeps the readable sessions of this workspace, the
+// running one marked.
+func (s *Session) workspaceSessions(infos []session.Info) []SessionInfo {
 	cur := s.log.ID()
 	var out []SessionInfo
 	for _, in := range infos {
@@ -38,7 +54,7 @@ func (s *Session) List(context.Context) ([]SessionInfo, error) {
 			Messages: in.Messages, Model: in.Model, Parent: in.Parent, Current: in.ID == cur,
 		})
 	}
-	return out, nil
+	return out
 }
 
 // Open switches to the session id (or to a fork of it): the agent takes its

@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -14,11 +13,11 @@ type token struct {
 	start, end int
 }
 
-var wordRE = regexp.MustCompile(`\S+`)
+var wordRE = lazyRegexp(`\S+`)
 
 func tokenize(s string) []token {
 	var out []token
-	for _, loc := range wordRE.FindAllStringIndex(s, -1) {
+	for _, loc := range wordRE().FindAllStringIndex(s, -1) {
 		raw := s[loc[0]:loc[1]]
 		w := strings.TrimRight(strings.TrimLeft(raw, "\"'`([{<"), "\"'`)]}>,;:!?")
 		// "main.go." ends a sentence; "." and "./..." keep their dots.

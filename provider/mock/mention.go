@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -16,7 +15,7 @@ const revertPrefix = "[Files reverted] "
 
 // mentionRE finds @path and @"path with spaces" mentions: an @ at the start
 // or after whitespace, as the interface finds them.
-var mentionRE = regexp.MustCompile(`(^|\s)@(?:"([^"\n]+)"|([^\s@]+))`)
+var mentionRE = lazyRegexp(`(^|\s)@(?:"([^"\n]+)"|([^\s@]+))`)
 
 // resolveMentions is the request as the user meant it: the attached files
 // cut off and each @path mention replaced by its path, so "explain
@@ -25,8 +24,8 @@ func resolveMentions(user string) string {
 	if i := strings.Index(user, mentionedHeader); i >= 0 {
 		user = user[:i]
 	}
-	return mentionRE.ReplaceAllStringFunc(user, func(m string) string {
-		sub := mentionRE.FindStringSubmatch(m)
+	return mentionRE().ReplaceAllStringFunc(user, func(m string) string {
+		sub := mentionRE().FindStringSubmatch(m)
 		p := sub[2]
 		if p == "" {
 			p = sub[3]

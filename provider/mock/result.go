@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -31,23 +30,23 @@ type result struct {
 var (
 	// openTag matches the agent's delimiter around tool output, e.g.
 	// <tool_result name="grep" status="ok">; it is optional.
-	openTag   = regexp.MustCompile(`(?i)<tool_result\b[^>]*>`)
-	statusAtt = regexp.MustCompile(`(?i)\bstatus\s*=\s*["']?([a-z_]+)`)
+	openTag   = lazyRegexp(`(?i)<tool_result\b[^>]*>`)
+	statusAtt = lazyRegexp(`(?i)\bstatus\s*=\s*["']?([a-z_]+)`)
 	// numberedLine matches read_file's output, "   12→text", "12\ttext" or
 	// "12: text", capturing the line number and the text.
-	numberedLine = regexp.MustCompile(`^\s*(\d+)(?:\t|→|: ?)(.*)$`)
+	numberedLine = lazyRegexp(`^\s*(\d+)(?:\t|→|: ?)(.*)$`)
 	// grepLine matches "path:12: text" (and "path:12:text").
-	grepLine = regexp.MustCompile(`^(.+?):(\d+):`)
+	grepLine = lazyRegexp(`^(.+?):(\d+):`)
 	// Outcome words the agent puts at the start of refused or failed results.
 	// A word followed by '.', '/' or '-' is a file name ("error.go"), not an outcome.
-	deniedStart    = regexp.MustCompile(`(?i)^\W*(?:[a-z_]+:\s*)?(?:denied|declined|rejected)(?:$|[^\w./-])`)
-	deniedWord     = regexp.MustCompile(`(?i)\b(?:denied|declined|rejected)\b`)
-	cancelledStart = regexp.MustCompile(`(?i)^\W*(?:[a-z_]+:\s*)?cancell?ed(?:$|[^\w./-])`)
-	cancelledWord  = regexp.MustCompile(`(?i)\bcancell?ed\b`)
-	errorStart     = regexp.MustCompile(`(?i)^\W*(?:[a-z_]+(?: [a-z_]+)?\s*:\s*)?(?:error|failed|failure|invalid|unknown|refused|cannot|can't|could not)(?:$|[^\w./-])`)
-	missingFile    = regexp.MustCompile(`(?i)no such file|does not exist|doesn't exist|not found|not exist`)
+	deniedStart    = lazyRegexp(`(?i)^\W*(?:[a-z_]+:\s*)?(?:denied|declined|rejected)(?:$|[^\w./-])`)
+	deniedWord     = lazyRegexp(`(?i)\b(?:denied|declined|rejected)\b`)
+	cancelledStart = lazyRegexp(`(?i)^\W*(?:[a-z_]+:\s*)?cancell?ed(?:$|[^\w./-])`)
+	cancelledWord  = lazyRegexp(`(?i)\bcancell?ed\b`)
+	errorStart     = lazyRegexp(`(?i)^\W*(?:[a-z_]+(?: [a-z_]+)?\s*:\s*)?(?:error|failed|failure|invalid|unknown|refused|cannot|can't|could not)(?:$|[^\w./-])`)
+	missingFile    = lazyRegexp(`(?i)no such file|does not exist|doesn't exist|not found|not exist`)
 	// exitCode matches "exit code: 1", "exit status 2", "exited with code 0", "[exit 3]".
-	exitCode = regexp.MustCompile(`(?i)\bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)\b`)
+	exitCode = lazyRegexp(`(?i)\bexit(?:ed)?(?:\s+with)?(?:\s+(?:code|status))?\s*[:=]?\s*(-?\d+)\b`)
 )
 
 // parseResult reads one tool message defensively: the agent's exact wording
@@ -56,8 +55,8 @@ var (
 func parseResult(tool, args, content string) result {
 	r := result{tool: tool, args: args, body: content}
 	attr := ""
-	if loc := openTag.FindStringIndex(content); loc != nil {
-		if m := statusAtt.FindStringSubmatch(content[loc[0]:loc[1]]); m != nil {
+	if loc := openTag().FindStringIndex(content); loc != nil {
+		if m := statusAtt().FindStringSubmatch(content[loc[0]:loc[1]]); m != nil {
 			attr = strings.ToLower(m[1])
 		}
 		body := content[loc[1]:]
@@ -85,13 +84,13 @@ func classify(attr, first string) status {
 	byUser := strings.Contains(lower, "user") || strings.Contains(lower, "approval") ||
 		strings.Contains(lower, "policy") || strings.Contains(lower, "rule")
 	switch {
-	case numberedLine.MatchString(first), grepLine.MatchString(first):
+	case numberedLine().MatchString(first), grepLine().MatchString(first):
 		return statusOK
-	case deniedStart.MatchString(first), byUser && deniedWord.MatchString(first):
+	case deniedStart().MatchString(first), byUser && deniedWord().MatchString(first):
 		return statusDenied
-	case cancelledStart.MatchString(first), byUser && cancelledWord.MatchString(first):
+	case cancelledStart().MatchString(first), byUser && cancelledWord().MatchString(first):
 		return statusCancelled
-	case errorStart.MatchString(first):
+	case errorStart().MatchString(first):
 		return statusError
 	}
 	return statusOK
@@ -99,7 +98,7 @@ func classify(attr, first string) status {
 
 // missing reports whether a failed read says the file does not exist.
 func (r result) missing() bool {
-	return r.status == statusError && missingFile.MatchString(firstLine(r.body))
+	return r.status == statusError && missingFile().MatchString(firstLine(r.body))
 }
 
 // numLine is one line of read_file output.
@@ -113,7 +112,7 @@ type numLine struct {
 func numbered(body string) []numLine {
 	var out []numLine
 	for _, l := range strings.Split(body, "\n") {
-		m := numberedLine.FindStringSubmatch(strings.TrimSuffix(l, "\r"))
+		m := numberedLine().FindStringSubmatch(strings.TrimSuffix(l, "\r"))
 		if m == nil {
 			continue
 		}
@@ -142,7 +141,7 @@ func lastLines(s string, n int) []string {
 	var keep []string
 	for _, l := range strings.Split(s, "\n") {
 		l = strings.TrimRight(l, " \t\r")
-		if t := strings.TrimSpace(l); t == "" || t == "(no output)" || (len(l) < 40 && exitCode.MatchString(l)) {
+		if t := strings.TrimSpace(l); t == "" || t == "(no output)" || (len(l) < 40 && exitCode().MatchString(l)) {
 			continue
 		}
 		keep = append(keep, shorten(l, 200))
@@ -153,7 +152,7 @@ func lastLines(s string, n int) []string {
 // exit returns the exit code a run_shell result reports, if it reports one;
 // the last mention wins, since the tool appends it after the output.
 func exit(body string) (int, bool) {
-	all := exitCode.FindAllStringSubmatch(body, -1)
+	all := exitCode().FindAllStringSubmatch(body, -1)
 	if len(all) == 0 {
 		return 0, false
 	}

@@ -16,11 +16,11 @@ const compactMaxItems = 8
 
 var (
 	// focusLine is how the compaction request names the user's focus.
-	focusLine = regexp.MustCompile(`(?m)^The user asked the summary to focus on: (.+)$`)
+	focusLine = lazyRegexp(`(?m)^The user asked the summary to focus on: (.+)$`)
 	// pinnedFirst finds the first request a previous compaction pinned.
-	pinnedFirst = regexp.MustCompile(`<first_request bytes="(\d+)">\n`)
+	pinnedFirst = lazyRegexp(`<first_request bytes="(\d+)">\n`)
 	// pinnedCurrent finds the request being worked on that it pinned.
-	pinnedCurrent = regexp.MustCompile(`<current_request bytes="(\d+)">\n`)
+	pinnedCurrent = lazyRegexp(`<current_request bytes="(\d+)">\n`)
 	// summaryTag marks an earlier compaction's message.
 	compactedTag = "<compacted_conversation>"
 )
@@ -83,7 +83,7 @@ func compactStep(t turn) answer {
 		goal = "Not stated yet."
 	}
 	b.WriteString(oneLine(goal) + "\n")
-	if m := focusLine.FindStringSubmatch(t.user); m != nil {
+	if m := focusLine().FindStringSubmatch(t.user); m != nil {
 		b.WriteString("\nFocus asked for: " + m[1] + "\n")
 	}
 	section := func(title string, items []string, none string) {
@@ -114,14 +114,14 @@ func compactedRequest(text string) (string, bool) {
 	if !strings.HasPrefix(text, compactedTag) {
 		return "", false
 	}
-	if req := pinnedPart(text, pinnedCurrent); req != "" {
+	if req := pinnedPart(text, pinnedCurrent()); req != "" {
 		return req, true
 	}
 	return pinnedRequest(text), true
 }
 
 // pinnedRequest is the first request an earlier compaction pinned.
-func pinnedRequest(text string) string { return pinnedPart(text, pinnedFirst) }
+func pinnedRequest(text string) string { return pinnedPart(text, pinnedFirst()) }
 
 // pinnedPart reads the part of a compaction message that re opens.
 func pinnedPart(text string, re *regexp.Regexp) string {

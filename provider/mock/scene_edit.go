@@ -3,7 +3,6 @@ package mock
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/ternhq/tern/tools"
@@ -92,7 +91,7 @@ func anchor(lines []numLine) (numLine, bool) {
 	return numLine{}, false
 }
 
-var grepNumber = regexp.MustCompile(`(?m)^(\d+):`)
+var grepNumber = lazyRegexp(`(?m)^(\d+):`)
 
 // editReport is the last reply: what changed, and what the check found.
 func editReport(t turn, p string, chk result) string {
@@ -114,7 +113,7 @@ func editReport(t turn, p string, chk result) string {
 	}
 	b.WriteString("\n\n")
 	code, hasCode := exit(chk.body)
-	found := grepNumber.FindAllStringSubmatch(chk.body, -1)
+	found := grepNumber().FindAllStringSubmatch(chk.body, -1)
 	switch {
 	case chk.status == statusDenied || chk.status == statusCancelled:
 		b.WriteString(outcome(chk, "the check"))

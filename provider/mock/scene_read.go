@@ -33,22 +33,22 @@ func readStep(t turn) answer {
 }
 
 var (
-	goPackage = regexp.MustCompile(`^package\s+(\w+)`)
-	funcDecl  = []*regexp.Regexp{
-		regexp.MustCompile(`^func\s+(?:\([^)]*\)\s*)?(\w+)`),
-		regexp.MustCompile(`^\s*(?:async\s+)?def\s+(\w+)`),
-		regexp.MustCompile(`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+(\w+)`),
-		regexp.MustCompile(`^(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{`),
-	}
-	typeDecl = []*regexp.Regexp{
-		regexp.MustCompile(`^type\s+(\w+)`),
-		regexp.MustCompile(`^\s*class\s+(\w+)`),
-		regexp.MustCompile(`^(?:export\s+)?(?:abstract\s+)?(?:class|interface|enum|struct|trait)\s+(\w+)`),
-	}
-	heading = regexp.MustCompile(`^#{1,6}\s+(.+?)\s*#*$`)
-	cutHint = regexp.MustCompile(`(?i)offset|more lines|truncated|left out|omitted`)
+	goPackage = lazyRegexp(`^package\s+(\w+)`)
+	funcDecl  = lazyRegexps(
+		`^func\s+(?:\([^)]*\)\s*)?(\w+)`,
+		`^\s*(?:async\s+)?def\s+(\w+)`,
+		`^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+(\w+)`,
+		`^(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{`,
+	)
+	typeDecl = lazyRegexps(
+		`^type\s+(\w+)`,
+		`^\s*class\s+(\w+)`,
+		`^(?:export\s+)?(?:abstract\s+)?(?:class|interface|enum|struct|trait)\s+(\w+)`,
+	)
+	heading = lazyRegexp(`^#{1,6}\s+(.+?)\s*#*$`)
+	cutHint = lazyRegexp(`(?i)offset|more lines|truncated|left out|omitted`)
 	// read_file's footer when it shows part of a file: "[showing lines 1-2000 of 5000; ...]".
-	totalLines = regexp.MustCompile(`showing lines \d+-\d+ of (\d+)`)
+	totalLines = lazyRegexp(`showing lines \d+-\d+ of (\d+)`)
 )
 
 // outline is what a summary reports, all taken from the tool's output.
@@ -67,16 +67,16 @@ func outlineOf(p string, lines []numLine) outline {
 			o.first = shorten(strings.TrimSpace(text), 120)
 		}
 		if markdown {
-			if m := heading.FindStringSubmatch(text); m != nil {
+			if m := heading().FindStringSubmatch(text); m != nil {
 				o.hdrs = append(o.hdrs, m[1])
 			}
 			continue
 		}
-		if m := goPackage.FindStringSubmatch(text); m != nil && o.pkg == "" {
+		if m := goPackage().FindStringSubmatch(text); m != nil && o.pkg == "" {
 			o.pkg = m[1]
 		}
-		o.funcs = appendFirst(o.funcs, funcDecl, text)
-		o.types = appendFirst(o.types, typeDecl, text)
+		o.funcs = appendFirst(o.funcs, funcDecl(), text)
+		o.types = appendFirst(o.types, typeDecl(), text)
 	}
 	return o
 }
@@ -115,7 +115,7 @@ func summarise(p, body string) string {
 	fmt.Fprintf(&b, "## `%s`\n\n", p)
 	first, last := lines[0].n, lines[len(lines)-1].n
 	outside := outsideLines(body)
-	switch m := totalLines.FindStringSubmatch(outside); {
+	switch m := totalLines().FindStringSubmatch(outside); {
 	case m != nil:
 		fmt.Fprintf(&b, "- **Lines:** %d–%d of %s\n", first, last, m[1])
 	case first == 1:
@@ -136,7 +136,7 @@ func summarise(p, body string) string {
 		fmt.Fprintf(&b, "- **Headings (%d):** %s\n", len(o.hdrs), names(o.hdrs, 6))
 	}
 	fmt.Fprintf(&b, "- **First line:** %s\n", code(o.first))
-	if cutHint.MatchString(outside) {
+	if cutHint().MatchString(outside) {
 		b.WriteString("\nread_file did not show the whole file; ask me to read on from a later offset.\n")
 	}
 	b.WriteString("\n_This summary is computed from the tool output by the offline provider; a real model would explain the code._\n")
@@ -148,7 +148,7 @@ func summarise(p, body string) string {
 func outsideLines(body string) string {
 	var b strings.Builder
 	for _, l := range strings.Split(body, "\n") {
-		if !numberedLine.MatchString(l) {
+		if !numberedLine().MatchString(l) {
 			b.WriteString(l)
 			b.WriteByte('\n')
 		}

@@ -80,25 +80,25 @@ type grepHits struct {
 
 var (
 	// grep's own marker: "[12 matches left out: showing 50 of 62 matches, in 4 of 9 files; ...]".
-	grepTotals = regexp.MustCompile(`showing \d+ of (\d+) matches, in \d+ of (\d+) files`)
+	grepTotals = lazyRegexp(`showing \d+ of (\d+) matches, in \d+ of (\d+) files`)
 	// Any other cap marker: "[... 40 lines (2.1 KiB) left out ...]", "(12 more)".
-	moreMarker = regexp.MustCompile(`(?i)(\d+)\s+(?:more|further|lines?\b[^\]]*left out)`)
+	moreMarker = lazyRegexp(`(?i)(\d+)\s+(?:more|further|lines?\b[^\]]*left out)`)
 )
 
 func countGrep(body string) grepHits {
 	h := grepHits{files: make(map[string]int)}
 	for _, l := range strings.Split(body, "\n") {
-		if m := grepLine.FindStringSubmatch(l); m != nil {
+		if m := grepLine().FindStringSubmatch(l); m != nil {
 			h.lines++
 			h.files[m[1]]++
 			continue
 		}
-		if m := grepTotals.FindStringSubmatch(l); m != nil {
+		if m := grepTotals().FindStringSubmatch(l); m != nil {
 			h.shownOf, _ = strconv.Atoi(m[1]) // digits only: cannot fail
 			h.filesOf, _ = strconv.Atoi(m[2])
 			continue
 		}
-		if m := moreMarker.FindStringSubmatch(l); m != nil {
+		if m := moreMarker().FindStringSubmatch(l); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			h.more += n
 		}
@@ -132,7 +132,7 @@ func (h grepHits) top(n int) []string {
 	return fs[:min(n, len(fs))]
 }
 
-var notAPath = regexp.MustCompile(`(?i)^(?:no |found |showing |\d+ (?:files?|matches|more|paths?)\b)|[:]\s`)
+var notAPath = lazyRegexp(`(?i)^(?:no |found |showing |\d+ (?:files?|matches|more|paths?)\b)|[:]\s`)
 
 // listed returns the paths in a list_files result, skipping the tool's
 // headers, notes and cap markers.
@@ -140,7 +140,7 @@ func listed(body string) []string {
 	var out []string
 	for _, l := range strings.Split(body, "\n") {
 		l = strings.TrimSpace(l)
-		if l == "" || strings.ContainsAny(l[:1], "([<#…*") || strings.HasPrefix(l, "...") || notAPath.MatchString(l) {
+		if l == "" || strings.ContainsAny(l[:1], "([<#…*") || strings.HasPrefix(l, "...") || notAPath().MatchString(l) {
 			continue
 		}
 		out = append(out, l)

@@ -1,8 +1,6 @@
 package mock
 
 import (
-	"regexp"
-
 	"github.com/ternhq/tern/provider"
 )
 
@@ -74,12 +72,12 @@ func newTurn(msgs []provider.Message) turn {
 
 // unchangedSince matches the agent's answer to a re-read of an unchanged
 // file, which points at the earlier result instead of repeating it.
-var unchangedSince = regexp.MustCompile(`unchanged since call (\S+?);`)
+var unchangedSince = lazyRegexp(`unchanged since call (\S+?);`)
 
 // earlierContent is content, or, when it says the file is unchanged since
 // an earlier call, that call's result: a model reads it from there.
 func earlierContent(msgs []provider.Message, content string) string {
-	m := unchangedSince.FindStringSubmatch(content)
+	m := unchangedSince().FindStringSubmatch(content)
 	if m == nil {
 		return content
 	}

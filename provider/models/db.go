@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"charm.land/catwalk/pkg/catwalk"
-	"charm.land/catwalk/pkg/embedded"
 )
 
 // DB is a model database: providers in the order ids are looked up in.
@@ -17,8 +16,8 @@ type DB struct {
 	providers []catwalk.Provider
 }
 
-// embeddedDB parses the embedded database once, on first use.
-var embeddedDB = sync.OnceValue(func() *DB { return New(embedded.GetAll()) })
+// embeddedDB orders the embedded database once, on first use.
+var embeddedDB = sync.OnceValue(func() *DB { return New(embeddedProviders) })
 
 // Embedded is the database compiled into tern (no network).
 func Embedded() *DB { return embeddedDB() }
