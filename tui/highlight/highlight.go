@@ -1,7 +1,9 @@
-// Package highlight splits source code into coloured classes of token for
-// the terminal. It keeps no registry built at start-up: a language's rules
-// are made the first time a block in that language is drawn.
+// Package highlight splits source code into classes of token for the
+// terminal to colour. Each language is static data whose tables are built on
+// first use, so start-up costs nothing; scanning is linear, never backtracks.
 package highlight
+
+import "strings"
 
 // Kind is the class of a token, which the renderer maps to a colour; the set
 // is closed.
@@ -51,5 +53,39 @@ func Tokens(lang, code string) []Token {
 	if code == "" {
 		return nil
 	}
-	return []Token{{Kind: Text, Text: code}}
+	l := lookup(Lang(lang))
+	if l == nil {
+		return []Token{{Kind: Text, Text: code}}
+	}
+	return tokens(l, code)
+}
+
+// tokens splits code written in l.
+func tokens(l *lang, code string) []Token {
+	s := scanner{src: code, l: l, t: l.tables(), lineStart: true}
+	// Dense code runs about 5 bytes a token; huge blocks grow as they go.
+	s.toks = make([]Token, 0, min(len(code)/4+4, 1<<16))
+	s.scan()
+	return s.toks
+}
+
+// Known reports whether Tokens colours code in lang (an info string or a
+// language name, alias or file extension).
+func Known(lang string) bool {
+	return lookup(Lang(lang)) != nil
+}
+
+// Lang returns the language word of a fence's info string, lower-cased and
+// without decoration: "go" for "Go title=x", "python" for "{.python}",
+// "rust" for "rust,ignore", "ts" for "language-ts". It does not resolve
+// aliases; Tokens and Known do.
+func Lang(info string) string {
+	info = strings.TrimLeft(info, " \t{.")
+	end := strings.IndexAny(info, " \t,{}:;=")
+	if end >= 0 {
+		info = info[:end]
+	}
+	info = strings.ToLower(info)
+	info = strings.TrimPrefix(info, "language-")
+	return strings.TrimPrefix(info, "lang-")
 }
