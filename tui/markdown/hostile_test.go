@@ -36,6 +36,11 @@ func TestHostileInputIsLinear(t *testing.T) {
 		{"100,000 link openers", strings.Repeat("[", 100_000) + "a\n"},
 		{"nested links", strings.Repeat("[", 20_000) + "a" + strings.Repeat("](u)", 20_000) + "\n"},
 		{"100,000 backticks", strings.Repeat("`a", 100_000) + "\n"},
+		{"a megabyte of unclosed link destinations", strings.Repeat("[](", 1<<20/3) + "\n"},
+		{"a megabyte of unclosed angle destinations", strings.Repeat("[](<", 1<<18) + "\n"},
+		{"a megabyte of destinations in parentheses", strings.Repeat("[a](b(", 1<<20/6) + "\n"},
+		{"a megabyte of bracket lines", strings.Repeat("[\n]", 1<<19) + "\n"},
+		{"a megabyte of shortcut references", strings.Repeat("[a]\n", 1<<18)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

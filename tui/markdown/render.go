@@ -43,7 +43,7 @@ func NewRenderer(style Style, width int) (*Renderer, error) {
 func newParser() parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(append(parser.DefaultInlineParsers(),
+		parser.WithInlineParsers(append(inlineParsers(),
 			util.Prioritized(strikeParser{}, 500),
 			util.Prioritized(taskParser{}, 0),
 		)...),
@@ -75,7 +75,7 @@ func (r *Renderer) render(src string) (lines []string, seam int, err error) {
 	// Tabs are expanded in the source, where a tab's column is known;
 	// CommonMark reads block structure with the same 4-column stops.
 	b := []byte(capNesting(ExpandTabs(src)))
-	doc := r.md.Parse(text.NewReader(b))
+	doc := r.md.Parse(text.NewReader(b), parser.WithContext(parseContext(b)))
 	w := &walker{pal: r.pal, src: b}
 	out := w.children(doc, r.width-2*margin, 0, false)
 	pad := strings.Repeat(" ", margin)
