@@ -160,7 +160,7 @@ func (w *walker) leaf(n ast.Node, width int) []string {
 	case *ast.Heading:
 		return w.heading(n, width)
 	case *ast.ThematicBreak:
-		return []string{styled("--------", w.pal.rule)}
+		return []string{styled(strings.Repeat("-", min(8, width)), w.pal.rule)} // never wider than its column
 	case *ast.CodeBlock:
 		return w.code(n, "", width)
 	case *ast.FencedCodeBlock:
