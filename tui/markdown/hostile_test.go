@@ -6,6 +6,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestHostileInputIsLinear renders inputs shaped to make a renderer
@@ -36,6 +38,10 @@ func TestHostileInputIsLinear(t *testing.T) {
 		{"100,000 link openers", strings.Repeat("[", 100_000) + "a\n"},
 		{"nested links", strings.Repeat("[", 20_000) + "a" + strings.Repeat("](u)", 20_000) + "\n"},
 		{"100,000 backticks", strings.Repeat("`a", 100_000) + "\n"},
+		{"256 KB of unclosed link destinations", strings.Repeat("[](", 1<<18/3) + "\n"},
+		{"256 KB of unclosed angle destinations", strings.Repeat("[](<", 1<<16) + "\n"},
+		{"256 KB of destinations in parentheses", strings.Repeat("[a](b(", 1<<18/6) + "\n"},
+		{"256 KB of bracket lines", strings.Repeat("[\n]", 1<<17) + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,4 +131,28 @@ func foreignControl(line string) (string, bool) {
 		i += n
 	}
 	return "", false
+}
+
+// TestNarrowLinesFitTheirWidth checks that blocks in containers narrower
+// than their natural size stay within the renderer's width: a line wider
+// than the terminal spills into the next row.
+func TestNarrowLinesFitTheirWidth(t *testing.T) {
+	t.Parallel()
+	for _, src := range []string{"1. ---\n", "> > ---\n", "- - - ***\n"} {
+		for width := 10; width <= 20; width++ {
+			r, err := NewRenderer(Dark, width)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines, err := r.Lines(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w > width {
+					t.Errorf("%q at width %d: %q is %d wide", src, width, l, w)
+				}
+			}
+		}
+	}
 }

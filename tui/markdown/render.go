@@ -43,7 +43,7 @@ func NewRenderer(style Style, width int) (*Renderer, error) {
 func newParser() parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithInlineParsers(append(parser.DefaultInlineParsers(),
+		parser.WithInlineParsers(append(inlineParsers(),
 			util.Prioritized(strikeParser{}, 500),
 			util.Prioritized(taskParser{}, 0),
 		)...),
@@ -76,7 +76,7 @@ func (r *Renderer) render(src string) (lines []string, seam int, err error) {
 	// CommonMark reads block structure with the same 4-column stops.
 	str := capNesting(ExpandTabs(src))
 	b := []byte(str)
-	doc := r.md.Parse(text.NewReader(b))
+	doc := r.md.Parse(text.NewReader(b), parser.WithContext(parseContext(b)))
 	w := &walker{pal: r.pal, src: b, str: str}
 	out := w.children(doc, r.width-2*margin, 0, false)
 	pad := strings.Repeat(" ", margin)
@@ -162,7 +162,7 @@ func (w *walker) leaf(n ast.Node, width int) []string {
 	case *ast.Heading:
 		return w.heading(n, width)
 	case *ast.ThematicBreak:
-		return []string{styled("--------", w.pal.rule)}
+		return []string{styled(strings.Repeat("-", min(8, width)), w.pal.rule)} // never wider than its column
 	case *ast.CodeBlock:
 		return w.code(n, "", width)
 	case *ast.FencedCodeBlock:
