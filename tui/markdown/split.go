@@ -81,15 +81,22 @@ func decided(l string) bool {
 type scanner struct {
 	fenceChar byte // '`' or '~' while inside a fence
 	fenceLen  int
-	htmlEnd   string // closing marker of an open HTML block
-	prevBlank bool   // the previous line was blank and outside fences/HTML
-	started   bool   // a non-blank line has been seen
+	// fenceIndent is the open fence's indentation. A fence indented under
+	// a list item ends when a less indented line ends the item, and that
+	// line may itself open a fence; a top-level fence goes on. Without
+	// tracking containers the two cannot be told apart, so such a line
+	// makes the scanner lost: it offers no further split point.
+	fenceIndent int
+	lost        bool
+	htmlEnd     string // closing marker of an open HTML block
+	prevBlank   bool   // the previous line was blank and outside fences/HTML
+	started     bool   // a non-blank line has been seen
 }
 
 // startsBlock reports whether line, which follows everything fed so far,
 // starts an independent block.
 func (s *scanner) startsBlock(line string) bool {
-	return s.started && s.prevBlank && s.fenceChar == 0 && s.htmlEnd == "" &&
+	return s.started && !s.lost && s.prevBlank && s.fenceChar == 0 && s.htmlEnd == "" &&
 		!isBlank(line) && !continues(line)
 }
 
@@ -98,6 +105,9 @@ func (s *scanner) feed(line string) {
 	blank := isBlank(line)
 	switch {
 	case s.fenceChar != 0:
+		if !blank && indent(line) < s.fenceIndent {
+			s.lost = true
+		}
 		if c, n := fence(line); c == s.fenceChar && n >= s.fenceLen && isBlank(strings.TrimLeft(line, " ")[n:]) {
 			s.fenceChar, s.fenceLen = 0, 0
 		}
@@ -107,7 +117,7 @@ func (s *scanner) feed(line string) {
 		}
 	default:
 		if c, n := fence(line); n > 0 {
-			s.fenceChar, s.fenceLen = c, n
+			s.fenceChar, s.fenceLen, s.fenceIndent = c, n, indent(line)
 		} else if end := htmlBlockEnd(line); end != "" {
 			s.htmlEnd = end
 		}
@@ -119,6 +129,9 @@ func (s *scanner) feed(line string) {
 }
 
 func isBlank(l string) bool { return strings.TrimSpace(l) == "" }
+
+// indent counts a line's leading spaces (tabs are expanded before scanning).
+func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
 // fence returns the fence character and run length when line opens or closes
 // a code fence (``` or ~~~, indented at most three spaces), else 0, 0.
