@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -448,5 +449,91 @@ func TestGrepMountAttacks(t *testing.T) {
 		if m := leaked(r.Output); m != "" {
 			t.Errorf("%s: %q shown:\n%s", args, m, r.Output)
 		}
+	}
+}
+
+// TestGrepFolderRemovedMidWalk removes folders and recreates them while
+// grep walks them: a folder removed after it was opened reads as "no such
+// file" (the kernel's dead directory), and the walk must leave it out, as
+// it does a folder it cannot list, not fail the whole search.
+func TestGrepFolderRemovedMidWalk(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{}
+	for i := range 40 {
+		files[fmt.Sprintf("keep%d/f.txt", i)] = "needle\n"
+	}
+	w, _ := toolTree(t, files)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			d := filepath.Join(w.Root, fmt.Sprintf("gone%d", i%8))
+			_ = os.MkdirAll(d, 0o755)
+			_ = os.WriteFile(filepath.Join(d, "f.txt"), []byte("needle\n"), 0o644)
+			_ = os.Remove(filepath.Join(d, "f.txt"))
+			_ = os.Remove(d)
+		}
+	})
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	failed, n := 0, 0
+	var last string
+	for deadline := time.Now().Add(grepRemoveRaceFor); time.Now().Before(deadline); n++ {
+		r := NewGrep(w).Run(context.Background(), json.RawMessage(`{"pattern":"needle"}`), nil)
+		if r.Status != StatusOK {
+			failed++
+			last = r.Output
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%d of %d searches failed while folders were removed beside them; last: %s", failed, n, last)
+	}
+	t.Logf("%d searches", n)
+}
+
+// grepRemoveRaceFor is how long TestGrepFolderRemovedMidWalk runs.
+var grepRemoveRaceFor = 2 * time.Second
+
+// TestWalkFolderRemovedBeforeBarrier removes a big folder (listed in
+// several reads) in the middle of its walk, after a file of it was opened
+// and before the read that is that file's barrier: the read of a removed
+// folder fails ("no such file"), and a repository doing this must only
+// get the folder left out, not the whole search failed.
+func TestWalkFolderRemovedBeforeBarrier(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"other/c.txt": "plain\n", "z.txt": "needle z\n"}
+	for i := range 600 {
+		files[fmt.Sprintf("d/m%s%03d.txt", strings.Repeat("n", 80), i)] = "plain\n"
+	}
+	files["d/a.txt"] = "needle a\n"
+	w, _ := toolTree(t, files)
+	d := filepath.Join(w.Root, "d")
+	if err := os.Link(filepath.Join(w.Root, "other", "c.txt"), filepath.Join(d, "b.txt")); err != nil {
+		t.Skip("hard links:", err)
+	}
+	var seen []string
+	_, err := walkFiles(context.Background(), w, "", walkOptions{open: true}, func(f walkFile) error {
+		_ = unix.Close(f.fd)
+		seen = append(seen, f.rel)
+		if f.rel == "d/b.txt" {
+			// a.txt is open and waits for the folder's barrier.
+			if err := os.RemoveAll(d); err != nil {
+				t.Error(err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("the walk failed: %v (seen %q)", err, seen)
+	}
+	if !slices.Contains(seen, "z.txt") {
+		t.Errorf("z.txt not walked: %q", seen)
 	}
 }

@@ -289,7 +289,7 @@ func (wk *walker) dirOneRead(d *os.File, rel string, stack ignoreStack, entries 
 	if err != nil || len(more) > 0 {
 		wk.dropPending()
 		wk.stats.secret = secret
-		return more, err
+		return more, removedIsGone(err)
 	}
 	if err := wk.settle(d); err != nil {
 		return nil, err
