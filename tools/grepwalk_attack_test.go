@@ -537,3 +537,54 @@ func TestWalkFolderRemovedBeforeBarrier(t *testing.T) {
 		t.Errorf("z.txt not walked: %q", seen)
 	}
 }
+
+// TestGrepCancelInFolderOfLinks cancels a search of a folder holding
+// 10,000 symlinks (to a file outside, and to a folder inside): each is
+// resolved, none is visited, so no visit looks at the context; the search
+// must still end soon after it is cancelled.
+func TestGrepCancelInFolderOfLinks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 symlinks")
+	}
+	t.Parallel()
+	w, outside := toolTree(t, map[string]string{"in/x.txt": "x\n"})
+	dir := filepath.Join(w.Root, "links", strings.Repeat("deep/", 20))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dfd, err := unix.Open(dir, unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = unix.Close(dfd) }()
+	for i := range grepLinkFolderSize {
+		target := filepath.Join(outside, "outside.txt")
+		if i%2 == 1 {
+			target = filepath.Join(w.Root, "in")
+		}
+		if err := unix.Symlinkat(target, dfd, fmt.Sprintf("l%05d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	r := NewGrep(w).Run(context.Background(), json.RawMessage(`{"pattern":"x"}`), nil)
+	whole := time.Since(start)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan time.Time, 1)
+	go func() {
+		NewGrep(w).Run(ctx, json.RawMessage(`{"pattern":"x"}`), nil)
+		done <- time.Now()
+	}()
+	time.Sleep(whole / 10)
+	cancelled := time.Now()
+	cancel()
+	end := <-done
+	t.Logf("the whole search: %v (%s); cancelled after %v, ended %v later", whole, r.Summary, whole/10, end.Sub(cancelled))
+	if end.Sub(cancelled) > 500*time.Millisecond && end.Sub(cancelled) > whole/4 {
+		t.Errorf("the search ended %v after its cancellation (the whole search takes %v)", end.Sub(cancelled), whole)
+	}
+}
+
+// grepLinkFolderSize is how many symlinks TestGrepCancelInFolderOfLinks
+// makes.
+const grepLinkFolderSize = 10_000
