@@ -64,7 +64,13 @@ func TestGrepHostileArguments(t *testing.T) {
 		"envlink":        symlinkPrefix + ".env",
 		"sub/envlink2":   symlinkPrefix + "../.ENV",
 		".git/config":    "url = " + grepAttackSecret + "\n",
+		"gitlink":        symlinkPrefix + ".git/config",
+		"gitdir":         symlinkPrefix + ".git",
 	})
+	// A hard link to .git/config (credentials in remote URLs).
+	if err := os.Link(filepath.Join(w.Root, ".git", "config"), filepath.Join(w.Root, "sub", "gitcfg.txt")); err != nil {
+		t.Fatal(err)
+	}
 	// A lookalike name (Cyrillic "е") that is a hard link to .env.
 	if err := os.Link(filepath.Join(w.Root, ".env"), filepath.Join(w.Root, ".\u0435nv")); err != nil {
 		t.Skip("hard links:", err)
@@ -76,7 +82,7 @@ func TestGrepHostileArguments(t *testing.T) {
 		"/", "/etc", "/etc/passwd", "~", "~/", "~/.bashrc", os.Getenv("HOME"), "$HOME", "sub/../..", "sub/../.env",
 		".env", ".ENV", "./.ENV", ".Env.local", "sub//id_rsa", "sub/./server.key", "envlink", "sub/envlink2",
 		"up", "up/outside.txt", "upfile", "etc", "etc/passwd", "passwd", "a\x00b", ".env\x00.txt", ".git", ".GIT",
-		".git/config", "sub/../.git/config", ".\u0435nv", "sub/ENV.txt", "/proc/self/root/etc/passwd",
+		".git/config", "sub/../.git/config", "gitlink", "gitdir", "gitdir/config", "sub/gitcfg.txt", ".\u0435nv", "sub/ENV.txt", "/proc/self/root/etc/passwd",
 		filepath.Join(w.Root, "..", "outside"), strings.Repeat("../", 50) + "etc/passwd"}
 	globs := []string{"", "*", "**", "../*", "../**", "/etc/*", "/**", "**/../*", "{.env,*}", ".env", ".ENV", "!*.txt",
 		"**/.env", "[.]env", ".[eE][nN][vV]", "**/id_rsa", "*.key", "up/*", "up/**", "etc/*", "**/passwd", "~/*",
