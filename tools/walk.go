@@ -289,7 +289,7 @@ func (wk *walker) dirOneRead(d *os.File, rel string, stack ignoreStack, entries 
 	if err != nil || len(more) > 0 {
 		wk.dropPending()
 		wk.stats.secret = secret
-		return more, err
+		return more, removedIsGone(err)
 	}
 	if err := wk.settle(d); err != nil {
 		return nil, err
@@ -479,6 +479,12 @@ func (wk *walker) show(rel string, fd int, st *unix.Stat_t) error {
 // cannot lead out whatever is swapped, and the file actually opened is
 // checked (.git, secret names, hard links to secrets).
 func (wk *walker) symlink(rel string) error {
+	// Resolving a link costs a system call a step of its path, and a link
+	// is visited only when it leads to a file: without this, a folder of
+	// links would keep a cancelled walk going without ever asking.
+	if err := wk.ctx.Err(); err != nil {
+		return err
+	}
 	if !wk.wanted(rel) {
 		return nil
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // parQueuedMax bounds the opened folders waiting in a parallel walk's
@@ -77,7 +79,9 @@ func walkFilesParallel(ctx context.Context, w *Workspace, startRel string, opts 
 	if inGitDir(startRel) {
 		return total, &shownError{gitRefusal(startRel)}
 	}
-	f, err := openExact(r, startRel, 0)
+	// O_NONBLOCK: the name may have become a FIFO since the look above,
+	// and opening one to read would wait for a writer, past cancellation.
+	f, err := openExact(r, startRel, unix.O_NONBLOCK)
 	if err != nil {
 		return total, rootError(startRel, err)
 	}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -36,7 +37,7 @@ func (wk *walker) flush(d *os.File) error {
 		if err == nil {
 			err = berr
 		}
-		return err
+		return removedIsGone(err)
 	}
 	return wk.settle(d)
 }
@@ -78,6 +79,16 @@ func (wk *walker) settle(d *os.File) error {
 		}
 	}
 	return nil
+}
+
+// removedIsGone is nil for the error of reading a folder removed since it
+// was opened (the kernel's dead directory: ENOENT): its files are left out,
+// as a folder that cannot be listed is, rather than the walk failed.
+func removedIsGone(err error) error {
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	return err
 }
 
 // dropPending closes the files still waiting when a walk ends early.
