@@ -36,7 +36,7 @@ func Preview(path string) ([]agent.Event, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preview session: %w", err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: a failed close loses nothing
 	info, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("preview session: %w", err)
