@@ -20,23 +20,10 @@ import (
 // is not empty.
 func LatestLog(home, workspace string) (Info, error) {
 	workspace = filepath.Clean(workspace)
-	type candidate struct {
-		path string
-		used time.Time
-	}
-	var cands []candidate
-	err := walkDays(home, func(files []string) bool {
-		for _, f := range files {
-			if st, err := os.Stat(f); err == nil {
-				cands = append(cands, candidate{path: f, used: st.ModTime()})
-			}
-		}
-		return false
-	})
+	cands, err := byLastUse(home)
 	if err != nil {
 		return Info{}, err
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].used.After(cands[j].used) })
 	for _, c := range cands {
 		info := readInfo(c.path, false)
 		if info.Problem != "" || filepath.Clean(info.Workspace) != workspace {
@@ -76,4 +63,29 @@ func holdsMessage(path string) (used bool, problem string) {
 			return true, err.Error()
 		}
 	}
+}
+
+// logUse is a session log and when it last changed.
+type logUse struct {
+	path string
+	used time.Time
+}
+
+// byLastUse lists the logs under home, the most recently changed first,
+// which is the order both Latest and LatestLog read headers in.
+func byLastUse(home string) ([]logUse, error) {
+	var cands []logUse
+	err := walkDays(home, func(files []string) bool {
+		for _, f := range files {
+			if st, err := os.Stat(f); err == nil {
+				cands = append(cands, logUse{path: f, used: st.ModTime()})
+			}
+		}
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].used.After(cands[j].used) })
+	return cands, nil
 }

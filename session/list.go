@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -186,23 +185,10 @@ func sortShuffled(out []Info) {
 // time and reads headers from the newest until one matches.
 func Latest(home, workspace string) (Info, error) {
 	workspace = filepath.Clean(workspace)
-	type candidate struct {
-		path string
-		used time.Time
-	}
-	var cands []candidate
-	err := walkDays(home, func(files []string) bool {
-		for _, f := range files {
-			if st, err := os.Stat(f); err == nil {
-				cands = append(cands, candidate{path: f, used: st.ModTime()})
-			}
-		}
-		return false
-	})
+	cands, err := byLastUse(home)
 	if err != nil {
 		return Info{}, err
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].used.After(cands[j].used) })
 	for _, c := range cands {
 		info := readInfo(c.path, false)
 		if info.Problem == "" && filepath.Clean(info.Workspace) == workspace {
