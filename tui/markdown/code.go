@@ -3,6 +3,7 @@ package markdown
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/ternhq/tern/internal/sanitize"
@@ -12,9 +13,10 @@ import (
 // codeIndent sets code blocks off from the text around them.
 const codeIndent = "  "
 
-// code draws a code block as written, coloured by class: lines are never
-// wrapped (a terminal cuts them instead) and keep their indentation.
-func (w *walker) code(n ast.Node, info string, _ int) []string {
+// code draws a code block as written, coloured by class, keeping its
+// indentation. A line wider than width goes on in the next line, set off
+// like the first: the terminal would cut it, and code must be seen whole.
+func (w *walker) code(n ast.Node, info string, width int) []string {
 	var b strings.Builder
 	ls := n.Lines()
 	for i := range ls.Len() {
@@ -39,12 +41,47 @@ func (w *walker) code(n ast.Node, info string, _ int) []string {
 				break
 			}
 			line = append(line, run{s[:i], l})
-			out = append(out, codeLine(line))
+			out = appendCode(out, line, width)
 			line = append(line[:0], run{codeIndent, plainLook})
 			s = s[i+1:]
 		}
 	}
-	return append(out, codeLine(line))
+	return appendCode(out, line, width)
+}
+
+// appendCode appends a line of code's runs to out, broken into lines of at
+// most width cells where it is wider; each continuation starts with
+// codeIndent.
+func appendCode(out []string, runs []run, width int) []string {
+	avail := width - len(codeIndent)
+	if avail < 1 {
+		return append(out, codeLine(runs))
+	}
+	cur := make([]run, 0, len(runs))
+	cw := 0
+	for _, r := range runs {
+		s, start := r.text, 0
+		for i := 0; i < len(s); {
+			g, gw := ansi.FirstGraphemeCluster(s[i:], ansi.GraphemeWidth)
+			if g == "" {
+				break
+			}
+			if cw+gw > width && cw > len(codeIndent) {
+				if i > start {
+					cur = append(cur, run{s[start:i], r.look})
+				}
+				out = append(out, codeLine(cur))
+				cur = append(cur[:0], run{codeIndent, plainLook})
+				cw, start = len(codeIndent), i
+			}
+			cw += gw
+			i += len(g)
+		}
+		if start < len(s) {
+			cur = append(cur, run{s[start:], r.look})
+		}
+	}
+	return append(out, codeLine(cur))
 }
 
 // codeLine draws one line of code; an empty one is "".
