@@ -267,8 +267,8 @@ func (b *bench) launchFloor(n int, dir string) time.Duration {
 
 // answer sends prompt and measures its answer: from the last byte sent to
 // the marker on screen, and the CPU tern used from sending the prompt until
-// it is idle again.
-func (b *bench) answer(p proc, prompt string, times <-chan streamed) (end, cpu, took time.Duration) {
+// it is idle again, by p's count (the tern process, or its process tree).
+func (b *bench) answer(p interface{ cpu() time.Duration }, prompt string, times <-chan streamed) (end, cpu, took time.Duration) {
 	b.t.Helper()
 	before := p.cpu()
 	b.typed(b.target, prompt)

@@ -130,7 +130,7 @@ func streamCPUInterface(t *testing.T, g *sseGateway, times chan streamed, ws, bi
 	}
 	p := treeProc{t: t, pid: pid}
 	time.Sleep(200 * time.Millisecond) // start-up settles
-	end, cpu, _ := b.answerCPU(p, fmt.Sprintf("fast %d", round+1), times)
+	end, cpu, _ := b.answer(p, fmt.Sprintf("fast %d", round+1), times)
 	f.fastEnd, f.fastCPU = end.Seconds(), cpu.Seconds()
 	var stop func()
 	if dir := os.Getenv("TERN_E2E_PERF_DIR"); dir != "" {
@@ -144,7 +144,7 @@ func streamCPUInterface(t *testing.T, g *sseGateway, times chan streamed, ws, bi
 		return
 	}
 	cs := contextSwitches(pid)
-	_, cpu, took := b.answerCPU(p, fmt.Sprintf("slow %d", round+1), times)
+	_, cpu, took := b.answer(p, fmt.Sprintf("slow %d", round+1), times)
 	f.slowSwitches = float64(contextSwitches(pid)-cs) / took.Seconds()
 	if stop != nil {
 		stop()
@@ -206,24 +206,6 @@ func (p treeProc) cpu() time.Duration {
 		sum += v
 	}
 	return time.Duration(sum) * time.Second / 100
-}
-
-// answerCPU is answer with the CPU of tern's process tree.
-func (b *bench) answerCPU(p treeProc, prompt string, times <-chan streamed) (end, cpu, took time.Duration) {
-	b.t.Helper()
-	before := p.cpu()
-	b.typed(b.target, prompt)
-	b.must("send-keys -t " + b.target + " Enter")
-	var st streamed
-	select {
-	case st = <-times:
-	case <-time.After(benchWait):
-		b.t.Fatalf("the gateway did not finish %q within %v", prompt, benchWait)
-	}
-	marker := benchMarker(prompt)
-	seen := b.poll(b.target, 5*time.Millisecond, marker, func(scr string) bool { return strings.Contains(scr, marker) })
-	b.poll(b.target, 20*time.Millisecond, "the idle status line", idle)
-	return seen.Sub(st.last), p.cpu() - before, st.last.Sub(st.first)
 }
 
 // contextSwitches sums the voluntary context switches of pid's threads.
