@@ -102,7 +102,7 @@ func streamCPUOnce(t *testing.T, g *sseGateway, times chan streamed, ws, bin str
 	var f cpuFigures
 	f.pressure = cpuPressure()
 	parts := os.Getenv("TERN_E2E_PARTS")
-	if parts == "" || strings.Contains(parts, "tui") {
+	if parts == "" || strings.Contains(parts, "tui") || parts == "fast" {
 		streamCPUInterface(t, g, times, ws, bin, round, &f)
 	}
 	if parts == "" || strings.Contains(parts, "run") {
