@@ -442,6 +442,20 @@ func TestE2EStreamingBench(t *testing.T) {
 	}
 	t.Logf("end-to-end streaming benchmark (tern %s in a 120x40 tmux pane; CPU pressure at the start %s, at the end %s):%s",
 		ternBin, pressureAtStart, cpuPressure(), report.String())
+	// The targets, for scripts/speed's table.
+	ms := func(d time.Duration) string { return d.Round(100 * time.Microsecond).String() }
+	streamNet := median(streamKeys) - median(floor)
+	benchTable(t, "keystroke after three long answers, over the floor (median of 20)", ms(keyNet), "≤ 2ms", keyNet <= 2*time.Millisecond)
+	benchTable(t, "keystroke after three long answers, over the floor (max)", ms(slices.Max(keys)-median(floor)), "≤ 20ms", slices.Max(keys)-median(floor) <= 20*time.Millisecond)
+	benchTable(t, "keystroke while 4 KB/s streams, over the floor (median)", ms(streamNet), "≤ 2ms", streamNet <= 2*time.Millisecond)
+	benchTable(t, "keystroke while 4 KB/s streams, over the floor (max)", ms(slices.Max(streamKeys)-median(floor)), "≤ 20ms", slices.Max(streamKeys)-median(floor) <= 20*time.Millisecond)
+	benchTable(t, "interface, 4 KB/s stream: CPU s per second", fmt.Sprintf("%.3f", perSec), "≤ 0.05", perSec <= 0.05)
+	benchTable(t, "interface, 60 KB answer at full speed: CPU s (median of 3)", fmt.Sprintf("%.3f", median(cpus).Seconds()), "≤ 0.05", median(cpus).Seconds() <= 0.05)
+	benchTable(t, "interface, 60 KB answer: gateway's last byte → on screen (median of 3)", ms(median(ends)), "≤ 20ms", median(ends) <= 20*time.Millisecond)
+	benchTable(t, "launch → input ready, over the floor (median of 5)", ms(launchNet), "", true)
+	benchTable(t, "tern run, a short answer: wall (median of 5; the gateway shares the CPUs)", ms(median(shortWalls)), "≤ 50ms", median(shortWalls) <= 50*time.Millisecond)
+	benchTable(t, "tern run, a short answer: peak RSS (median of 5)", mb(shortRSS[len(shortRSS)/2]), "≤ 30 MB", shortRSS[len(shortRSS)/2] <= 30<<20)
+	benchTable(t, "tern run, 4 KB/s stream: CPU s per second", fmt.Sprintf("%.3f", runPerSec), "", true)
 	for _, r := range rows {
 		if !r.ok {
 			t.Errorf("missed the target: %s = %s, want %s", r.name, r.got, r.target)

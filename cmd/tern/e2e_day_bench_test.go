@@ -340,7 +340,9 @@ func TestE2EDayBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if problems := compareDayConversation(st, last, answer); len(problems) > 0 {
+	problems := compareDayConversation(st, last, answer)
+	benchTable(t, "day-long session: the log reloads equal to the conversation the gateway saw last", fmt.Sprintf("%d differences", len(problems)), "equal", len(problems) == 0)
+	if len(problems) > 0 {
 		t.Errorf("the reloaded session differs from the conversation the gateway saw last (%d messages, %d reloaded):\n%s",
 			len(last), len(st.Messages), strings.Join(problems[:min(len(problems), 10)], "\n"))
 	}
@@ -364,6 +366,10 @@ func TestE2EDayBench(t *testing.T) {
 		t.Fatalf("%d compactions in %d turns: too few to compare the first and the last", compactions, turns)
 	}
 	first, lastC := samples[1], samples[len(samples)-2]
+	grew := lastC.RSS - first.RSS
+	benchTable(t, fmt.Sprintf("day-long session, %d turns: RSS after the last compaction minus after the first", turns), mb(grew), "≤ 10 MB", grew <= dayRSSGrowth)
+	benchTable(t, "day-long session: goroutines after the first compaction, the last, the end", fmt.Sprintf("%d, %d, %d", first.steady, lastC.steady, samples[len(samples)-1].steady), "no growth",
+		lastC.steady <= first.steady && samples[len(samples)-1].steady <= first.steady)
 	if grow := lastC.RSS - first.RSS; grow > dayRSSGrowth {
 		t.Errorf("RSS after the last compaction %s, after the first %s: grew %s, want ≤ 10 MB", mb(lastC.RSS), mb(first.RSS), mb(grow))
 	}

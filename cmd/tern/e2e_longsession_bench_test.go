@@ -176,6 +176,16 @@ func TestE2ELongSessionBench(t *testing.T) {
 		dialogRuns, r(median(costs)), r(slices.Min(costs)), r(slices.Max(costs)),
 		r(median(contexts)), r(slices.Min(contexts)), r(slices.Max(contexts)),
 		r(median(views)), r(slices.Min(views)), r(slices.Max(views)), targetDialog)
+	// The targets, for scripts/speed's table.
+	extraKey := median(topKeys) - median(bottomKeys)
+	benchTable(t, fmt.Sprintf("tern -c, %d turns: transcript and input on screen (median of %d)", longTurns, resumeRuns), r(median(resumes)), "≤ 300ms", median(resumes) <= targetResume)
+	benchTable(t, "tern -c: the whole session read (median)", r(median(loads)), "", true)
+	benchTable(t, "tern -c: RSS at the first frame; 1 s later", mb(rss[len(rss)/2])+"; "+mb(settled), "≤ 150 MB", rss[len(rss)/2] <= targetResumeRSS && settled <= targetResumeRSS)
+	benchTable(t, "keystroke at the top of the history minus at the bottom (medians)", r(extraKey), "≤ 1ms", extraKey <= time.Millisecond)
+	benchTable(t, "Home → top of the history; a page down there", r(home1)+"; "+r(paged), "", true)
+	benchTable(t, "/cost → on screen (median)", r(median(costs)), "≤ 50ms", median(costs) <= targetDialog)
+	benchTable(t, "/context → on screen (median)", r(median(contexts)), "≤ 50ms", median(contexts) <= targetDialog)
+	benchTable(t, "ctrl+t transcript view → on screen (median)", r(median(views)), "≤ 50ms", median(views) <= targetDialog)
 	if median(resumes) > targetResume {
 		t.Errorf("tern -c of %d turns took %v, want ≤ %v", longTurns, median(resumes), targetResume)
 	}
