@@ -45,34 +45,32 @@ type rendererParts struct {
 
 // programRenderer finds p's terminal renderer and the fields tern uses; ok
 // is false when p has none (WithoutRenderer, tests) or Bubble Tea's layout
-// is not the one known.
-func programRenderer(p *tea.Program) (parts rendererParts, ok bool) {
+// is not the one known; rowsOK is false when the fields drawRows needs are
+// not all there.
+func programRenderer(p *tea.Program) (parts rendererParts, rows rowParts, rowsOK, ok bool) {
 	if p == nil {
-		return parts, false
+		return parts, rows, false, false
 	}
 	v := reflect.ValueOf(p).Elem().FieldByName("renderer")
 	if !v.IsValid() || v.Kind() != reflect.Interface || v.IsNil() || v.Elem().Type().String() != cursedRenderer {
-		return parts, false
+		return parts, rows, false, false
 	}
 	r := v.Elem().UnsafePointer()
 	st := v.Elem().Type().Elem()
-	mu, okMu := st.FieldByName("mu")
-	view, okView := st.FieldByName("view")
-	if !okMu || mu.Type != reflect.TypeFor[sync.Mutex]() || !okView || view.Type != reflect.TypeFor[tea.View]() {
-		return parts, false
+	mu, okMu := field[sync.Mutex](st, r, "mu")
+	view, okView := field[tea.View](st, r, "view")
+	if !okMu || !okView {
+		return parts, rows, false, false
 	}
-	return rendererParts{
-		r:    r,
-		mu:   (*sync.Mutex)(unsafe.Add(r, mu.Offset)),
-		view: (*tea.View)(unsafe.Add(r, view.Offset)),
-	}, true
+	rows, rowsOK = findRowParts(st, r)
+	return rendererParts{r: r, mu: mu, view: view}, rows, rowsOK, true
 }
 
 // screenWriter writes a view to the terminal at once through the program's
 // renderer, found when the first view is written.
 type screenWriter struct {
-	p      **tea.Program
-	parts  rendererParts
+	p **tea.Program
+	rendererState
 	found  bool
 	looked bool
 	// pending asks the next View to be written at once.
@@ -80,18 +78,15 @@ type screenWriter struct {
 }
 
 // write hands v to the renderer, as Bubble Tea does after View, and writes
-// it as the ticker would.
+// it: by rows when it can (drawRows), else as the ticker would.
 func (w *screenWriter) write(v tea.View) {
 	if !w.looked {
-		w.parts, w.found = programRenderer(*w.p)
+		w.parts, w.rows, w.fast, w.found = programRenderer(*w.p)
 		w.looked = true
 	}
-	if !w.found {
+	if !w.found || w.lockedDraw(v, w.parts.mu) {
 		return
 	}
-	w.parts.mu.Lock()
-	*w.parts.view = v
-	w.parts.mu.Unlock()
 	_ = rendererFlush(w.parts.r, false) // as the ticker: a failed write shows on the next frame
 }
 

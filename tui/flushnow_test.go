@@ -43,7 +43,8 @@ func (m probeModel) Init() tea.Cmd { return func() tea.Msg { return probeMsg{} }
 
 func (m probeModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(probeMsg); ok {
-		_, *m.found = programRenderer(*m.w.p)
+		_, _, rows, ok := programRenderer(*m.w.p)
+		*m.found = ok && rows
 		m.w.write(tea.NewView("written-now"))
 		*m.written = m.out.contains("written-now")
 		return m, tea.Quit
@@ -60,7 +61,7 @@ func (m probeModel) View() tea.View { return tea.NewView("probe") }
 // frames would wait for the ticker again.
 func TestScreenWriterFindsRenderer(t *testing.T) {
 	t.Parallel()
-	if _, ok := programRenderer(nil); ok {
+	if _, _, _, ok := programRenderer(nil); ok {
 		t.Error("a nil program has a renderer")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
