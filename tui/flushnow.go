@@ -3,6 +3,7 @@ package tui
 import (
 	"reflect"
 	"sync"
+	"time"
 	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
@@ -73,8 +74,9 @@ type screenWriter struct {
 	rendererState
 	found  bool
 	looked bool
-	// pending asks the next View to be written at once.
-	pending bool
+	// pending asks the next View to be written at once; frame says it
+	// follows one of tern's frames, whose cost the model counts.
+	pending, frame bool
 }
 
 // write hands v to the renderer, as Bubble Tea does after View, and writes
@@ -107,7 +109,9 @@ type inputFlusher struct {
 func (f inputFlusher) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := f.model.Update(msg)
 	switch msg := msg.(type) {
-	case tea.KeyPressMsg, tea.PasteMsg, frameMsg:
+	case frameMsg:
+		f.w.pending, f.w.frame = true, true
+	case tea.KeyPressMsg, tea.PasteMsg:
 		f.w.pending = true
 	case filteredMsg, filesMsg, sessionsMsg:
 		// The file picker's rows for what was just typed, or its first
@@ -123,12 +127,20 @@ func (f inputFlusher) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // View composes the screen and, when the last Update asked for it, writes
-// it to the terminal at once.
+// it to the terminal at once; for a frame it tells the model what that took.
 func (f inputFlusher) View() tea.View {
+	var start time.Time
+	if f.w.frame {
+		start = time.Now()
+	}
 	v := f.model.View()
 	if f.w.pending {
 		f.w.pending = false
 		f.w.write(v)
+	}
+	if f.w.frame {
+		f.w.frame = false
+		f.drawCost = time.Since(start)
 	}
 	return v
 }

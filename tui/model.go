@@ -155,6 +155,10 @@ type model struct {
 	frameDue   time.Time // when the armed frame fires
 	frameID    int       // frames from superseded timers are ignored
 	frameCost  time.Duration
+	// drawCost is what composing and writing the last frame to the
+	// terminal took (Run's writer measures it); the next frame's cost
+	// counts it, as it is most of what a frame costs.
+	drawCost time.Duration
 
 	// inputView is the input's last drawing; frames, which leave the input
 	// alone, reuse it (the textarea draws itself in O(content)).
@@ -314,8 +318,10 @@ func (m *model) scheduleFrame(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
 }
 
-// frameDelay adapts the frame interval to what rendering costs, so a slow
-// render (a long open code block, a table) never eats all the CPU.
+// frameDelay adapts the frame interval to what a frame costs (rendering
+// what streamed, composing the screen and writing it), so a slow render (a
+// long open code block, a table) or a loaded machine never has frames eat
+// all the CPU.
 func (m *model) frameDelay() time.Duration {
 	return min(frameMax, max(frameMin, frameShare*m.frameCost))
 }
@@ -337,7 +343,7 @@ func (m *model) onFrame(id int) tea.Cmd {
 		m.shell.card.invalidate()
 	}
 	m.layout()
-	m.frameCost = (3*m.frameCost + time.Since(start)) / 4 // one costly frame only slows the next few a little
+	m.frameCost = (3*m.frameCost + time.Since(start) + m.drawCost) / 4 // one costly frame only slows the next few a little
 	if m.busy || m.shell != nil {
 		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
 	}
