@@ -163,7 +163,12 @@ type model struct {
 	// inputView is the input's last drawing; frames, which leave the input
 	// alone, reuse it (the textarea draws itself in O(content)).
 	inputView   string
+	inputCursor *tea.Cursor // the input's cursor in inputView, nil when hidden
 	inputViewOK bool
+	// rule is the line above the input, drawn for ruleWidth and the theme
+	// generation ruleGen.
+	rule               string
+	ruleWidth, ruleGen int
 
 	shell        *shellRun
 	shellContext []shellDone
@@ -333,7 +338,7 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.frameArmed = false
 	start := time.Now()
-	m.takeStreamed()
+	streamed := m.takeStreamed()
 	for _, c := range m.cards {
 		if c.live() {
 			c.invalidate()
@@ -344,18 +349,28 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.layout()
 	m.frameCost = (3*m.frameCost + time.Since(start) + m.drawCost) / 4 // one costly frame only slows the next few a little
-	if m.busy || m.shell != nil {
+	switch {
+	case streamed:
+		// Text is flowing: its next batch is due within a frame, so the
+		// next frame is armed now and the text waits for it, instead of a
+		// spinner timer that the text would supersede (a timer, a
+		// goroutine and a wake-up wasted a frame).
+		return m.scheduleFrame(m.frameDelay())
+	case m.busy || m.shell != nil:
 		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
 	}
 	return nil
 }
 
-// takeStreamed has the blocks that grew since the last frame rendered again.
-func (m *model) takeStreamed() {
+// takeStreamed has the blocks that grew since the last frame rendered
+// again, and reports whether there were any.
+func (m *model) takeStreamed() bool {
+	grew := len(m.streamed) > 0
 	for b := range m.streamed {
 		m.tr.changed(b)
 		delete(m.streamed, b)
 	}
+	return grew
 }
 
 // markStreamed notes that b grew; the next frame renders it.
