@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/ternhq/tern/agent"
@@ -51,24 +52,18 @@ func (s *screenSim) flush(content string) (draw, render time.Duration, n int) {
 	return mid.Sub(start), end.Sub(mid), n
 }
 
-// flushLines draws only the rows whose text changed, each on its own.
-func (s *screenSim) flushLines(content string) (draw, render time.Duration, n int) {
+// flushRows draws only the rows whose text changed, as drawRows does.
+func (s *screenSim) flushRows(content string) (draw, render time.Duration, n int) {
 	if content == s.last {
 		return 0, 0, 0
 	}
-	old := strings.Split(s.last, "\n")
-	s.last = content
 	start := time.Now()
-	w := s.cells.Width()
-	for y, l := range strings.Split(content, "\n") {
-		if y < len(old) && old[y] == l {
-			continue
-		}
-		area := uv.Rect(0, y, w, 1)
-		uv.NewStyledString(l).Draw(s.cells, area)
-	}
+	changed := redrawRows(s.cells, s.last, content)
+	s.last = content
 	mid := time.Now()
+	s.scr.SetScrollOptim(changed > fewRows)
 	s.scr.Render(s.cells.RenderBuffer)
+	s.scr.SetScrollOptim(true)
 	_ = s.scr.Flush()
 	end := time.Now()
 	n = s.out.Len()
@@ -78,14 +73,15 @@ func (s *screenSim) flushLines(content string) (draw, render time.Duration, n in
 
 // BenchmarkFrameCost streams a long answer at the provider's pace (200
 // bytes a batch, a frame after each) and reports what one frame costs by
-// phase: the frame's Update, View, the renderer's draw and diff, and the
-// bytes sent to the terminal.
+// phase: the frame's Update, View, the renderer's draw and diff (whole, as
+// Bubble Tea's flush, or by rows, as drawRows), the bytes sent to the
+// terminal and the rows that changed.
 func BenchmarkFrameCost(b *testing.B) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		for _, mode := range []string{"full", "lines"} {
+		for _, mode := range []string{"whole", "rows"} {
 			flush := (*screenSim).flush
-			if mode == "lines" {
-				flush = (*screenSim).flushLines
+			if mode == "rows" {
+				flush = (*screenSim).flushRows
 			}
 			b.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], mode), func(b *testing.B) {
 				answer := longAnswer(20 << 10)
@@ -143,4 +139,40 @@ func linesChanged(a, b string) int {
 		}
 	}
 	return n
+}
+
+// BenchmarkKeyFrameCost types into the input under a screen of finished
+// answers and reports what writing each keystroke's frame costs, whole (as
+// Bubble Tea's flush) or by rows (as drawRows).
+func BenchmarkKeyFrameCost(b *testing.B) {
+	for _, mode := range []string{"whole", "rows"} {
+		flush := (*screenSim).flush
+		if mode == "rows" {
+			flush = (*screenSim).flushRows
+		}
+		b.Run(mode, func(b *testing.B) {
+			m := benchModel(b, 20)
+			sim := newScreenSim(120, 40)
+			sim.flush(m.View().Content)
+			var draw, render time.Duration
+			var bytesOut, frames int
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if i%50 == 49 {
+					m.Update(keyCtrlC)
+				} else {
+					m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"})
+				}
+				d, r, n := flush(sim, m.View().Content)
+				draw += d
+				render += r
+				bytesOut += n
+				frames++
+			}
+			f := float64(frames)
+			b.ReportMetric(float64(draw.Microseconds())/f, "us-draw")
+			b.ReportMetric(float64(render.Microseconds())/f, "us-render")
+			b.ReportMetric(float64(bytesOut)/f, "B-out")
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -112,10 +113,16 @@ func (w *screenWriter) drawRows(v *tea.View) bool {
 	if !w.contained(last.Content) || !allSelfContained(v.Content) {
 		return false
 	}
-	redrawRows(*p.cellbuf, last.Content, v.Content)
+	changed := redrawRows(*p.cellbuf, last.Content, v.Content)
 	w.clean = v.Content
 
 	scr := *p.scr
+	if changed <= fewRows {
+		// Nothing moved that a scroll could carry: skip the scroll
+		// optimisation, which hashes every row of both screens each render.
+		scr.SetScrollOptim(false)
+		defer scr.SetScrollOptim(scrollOptim)
+	}
 	scr.Render(p.cellbuf.RenderBuffer)
 	if v.Cursor != nil {
 		scr.MoveTo(v.Cursor.X, v.Cursor.Y)
@@ -167,18 +174,29 @@ func (w *screenWriter) contained(s string) bool {
 	return allSelfContained(s)
 }
 
+// fewRows is the most rows a frame may change for drawRows to render it
+// without the scroll optimisation: a keystroke's input and status rows.
+const fewRows = 2
+
+// scrollOptim is the scroll optimisation Bubble Tea's renderer sets
+// (reset in cursed_renderer.go): on everywhere but Windows.
+const scrollOptim = runtime.GOOS != "windows"
+
 // redrawRows parses the rows of now that differ from was into buf, each
-// row on its own; rows past the end of a view are blank.
-func redrawRows(buf uv.ScreenBuffer, was, now string) {
-	width := buf.Width()
+// row on its own, and returns how many; rows past the end of a view are
+// blank.
+func redrawRows(buf uv.ScreenBuffer, was, now string) int {
+	width, n := buf.Width(), 0
 	for y := range buf.Height() {
 		var a, b string
 		a, was, _ = strings.Cut(was, "\n")
 		b, now, _ = strings.Cut(now, "\n")
 		if a != b {
 			uv.NewStyledString(b).Draw(buf, uv.Rect(0, y, width, 1))
+			n++
 		}
 	}
+	return n
 }
 
 // allSelfContained reports whether every row of s is self-contained.
