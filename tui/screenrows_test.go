@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/ternhq/tern/agent"
+	"github.com/ternhq/tern/tools"
 )
 
 func TestSelfContained(t *testing.T) {
@@ -85,6 +87,18 @@ func frameScreens(t *testing.T, w, h int) []string {
 	press(m, keyEsc)
 	shot()
 	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	shot()
+	// An approval dialog with a diff, typed into, and answered.
+	startTurn(m)
+	call := &agent.Call{ID: "c", Name: "edit_file", Args: json.RawMessage(`{}`)}
+	req := agent.NewApprovalRequest("r", *call, tools.KindEdit,
+		tools.Preview{Path: "a.go", Diff: "--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,2 @@\n-x := 1\n+x := 2\n y := 3\n"}, agent.Scope{Label: "this"})
+	events(m, agent.Event{Kind: agent.EventApprovalRequested, Call: call, Approval: req})
+	shot()
+	if !strings.Contains(screens[len(screens)-1], "x := 2") {
+		t.Fatalf("no approval dialog on screen:\n%s", screens[len(screens)-1])
+	}
+	typeText(m, "n")
 	shot()
 	return screens
 }
