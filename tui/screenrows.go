@@ -76,8 +76,10 @@ func findRowParts(st reflect.Type, r unsafe.Pointer) (p rowParts, ok bool) {
 
 // viewFields are tea.View's fields as sameModes knows them; a test fails
 // when Bubble Tea adds one, which sameModes would then not compare.
-var viewFields = []string{"Content", "OnMouse", "Cursor", "BackgroundColor", "ForegroundColor", "WindowTitle",
-	"ProgressBar", "ProgramStatus", "AltScreen", "ReportFocus", "DisableBracketedPasteMode", "MouseMode", "KeyboardEnhancements"}
+func viewFields() []string {
+	return []string{"Content", "OnMouse", "Cursor", "BackgroundColor", "ForegroundColor", "WindowTitle",
+		"ProgressBar", "ProgramStatus", "AltScreen", "ReportFocus", "DisableBracketedPasteMode", "MouseMode", "KeyboardEnhancements"}
+}
 
 // sameModes reports whether b differs from a at most in its content and
 // its cursor's place: a frame that changes nothing else on the terminal.
