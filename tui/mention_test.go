@@ -75,7 +75,11 @@ func TestMentionPickerAndAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, fb := newTestModel(t, Options{Workspace: root}, func(f *fakeBackend) { f.attach = attach; f.files = ws.ListFiles })
-	typeText(m, "look at @pars")
+	typeText(m, "look at ")
+	// The @ starts the walk of the workspace: file I/O, which a loaded
+	// machine (the whole suite at once) slows past step's patience.
+	stepWait(m, tea.KeyPressMsg{Code: '@', Text: "@"}, 5*time.Second)
+	typeText(m, "pars")
 	if m.pal == nil || m.pal.kind != palFiles {
 		t.Fatal("no file picker after @")
 	}

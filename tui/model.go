@@ -17,13 +17,17 @@ import (
 )
 
 // Frame pacing: a frame re-renders what streamed since the last one. While
-// text streams frames come at most every frameMin (about 30 per second),
-// slower when rendering is costly: the interval is frameShare times what a
-// frame costs (smoothed), so frames take at most about 1/frameShare of a
-// CPU, up to frameMax between frames. While only the spinner moves, frames
-// come every spinnerEvery; when nothing moves, not at all.
+// text streams frames come at most every frameMin (20 per second: the
+// provider hands text on about 20 times a second, and a frame costs the
+// same whatever it shows, most of it the terminal renderer redrawing the
+// scrolled rows; at 30 a second the 4 KB/s stream cost 0.098 CPU s/s, at
+// 20 0.081), slower when rendering is costly: the interval is frameShare
+// times what a frame costs (smoothed), so frames take at most about
+// 1/frameShare of a CPU, up to frameMax between frames. While only the
+// spinner moves, frames come every spinnerEvery; when nothing moves, not
+// at all.
 const (
-	frameMin     = 33 * time.Millisecond
+	frameMin     = 50 * time.Millisecond
 	frameMax     = 100 * time.Millisecond
 	frameShare   = 60
 	spinnerEvery = 100 * time.Millisecond
@@ -151,11 +155,20 @@ type model struct {
 	frameDue   time.Time // when the armed frame fires
 	frameID    int       // frames from superseded timers are ignored
 	frameCost  time.Duration
+	// drawCost is what composing and writing the last frame to the
+	// terminal took (Run's writer measures it); the next frame's cost
+	// counts it, as it is most of what a frame costs.
+	drawCost time.Duration
 
 	// inputView is the input's last drawing; frames, which leave the input
 	// alone, reuse it (the textarea draws itself in O(content)).
 	inputView   string
+	inputCursor *tea.Cursor // the input's cursor in inputView, nil when hidden
 	inputViewOK bool
+	// rule is the line above the input, drawn for ruleWidth and the theme
+	// generation ruleGen.
+	rule               string
+	ruleWidth, ruleGen int
 
 	shell        *shellRun
 	shellContext []shellDone
@@ -310,8 +323,10 @@ func (m *model) scheduleFrame(d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return frameMsg{id: id} })
 }
 
-// frameDelay adapts the frame interval to what rendering costs, so a slow
-// render (a long open code block, a table) never eats all the CPU.
+// frameDelay adapts the frame interval to what a frame costs (rendering
+// what streamed, composing the screen and writing it), so a slow render (a
+// long open code block, a table) or a loaded machine never has frames eat
+// all the CPU.
 func (m *model) frameDelay() time.Duration {
 	return min(frameMax, max(frameMin, frameShare*m.frameCost))
 }
@@ -323,7 +338,7 @@ func (m *model) onFrame(id int) tea.Cmd {
 	}
 	m.frameArmed = false
 	start := time.Now()
-	m.takeStreamed()
+	streamed := m.takeStreamed()
 	for _, c := range m.cards {
 		if c.live() {
 			c.invalidate()
@@ -333,19 +348,29 @@ func (m *model) onFrame(id int) tea.Cmd {
 		m.shell.card.invalidate()
 	}
 	m.layout()
-	m.frameCost = (3*m.frameCost + time.Since(start)) / 4 // one costly frame only slows the next few a little
-	if m.busy || m.shell != nil {
+	m.frameCost = (3*m.frameCost + time.Since(start) + m.drawCost) / 4 // one costly frame only slows the next few a little
+	switch {
+	case streamed:
+		// Text is flowing: its next batch is due within a frame, so the
+		// next frame is armed now and the text waits for it, instead of a
+		// spinner timer that the text would supersede (a timer, a
+		// goroutine and a wake-up wasted a frame).
+		return m.scheduleFrame(m.frameDelay())
+	case m.busy || m.shell != nil:
 		return m.scheduleFrame(max(spinnerEvery, m.frameDelay()))
 	}
 	return nil
 }
 
-// takeStreamed has the blocks that grew since the last frame rendered again.
-func (m *model) takeStreamed() {
+// takeStreamed has the blocks that grew since the last frame rendered
+// again, and reports whether there were any.
+func (m *model) takeStreamed() bool {
+	grew := len(m.streamed) > 0
 	for b := range m.streamed {
 		m.tr.changed(b)
 		delete(m.streamed, b)
 	}
+	return grew
 }
 
 // markStreamed notes that b grew; the next frame renders it.

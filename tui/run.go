@@ -92,7 +92,7 @@ func Run(ctx context.Context, opts Options) error {
 	// Input is written to the terminal at once, not at the next tick (see
 	// flushnow.go).
 	var p *tea.Program
-	p = tea.NewProgram(inputFlusher{m}, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithFilter(flushFilter(&p)))
+	p = tea.NewProgram(inputFlusher{model: m, w: &screenWriter{p: &p}}, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile))
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)

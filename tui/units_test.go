@@ -483,6 +483,32 @@ func TestReferenceLinksGetAFullRender(t *testing.T) {
 	}
 }
 
+func TestFlowingTextArmsTheNextFrameOnce(t *testing.T) {
+	t.Parallel()
+	m, _ := newTestModel(t, Options{})
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTurnStarted}}})
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Text: "hel"}}}) // the answer's block appears at once
+	m.Update(frameMsg{id: m.frameID})
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Text: "lo"}}})
+	m.Update(frameMsg{id: m.frameID})
+	if !m.frameArmed || m.frameDue.Sub(fixedClock) != m.frameDelay() {
+		t.Fatalf("after a frame with streamed text the next is due in %v, want %v", m.frameDue.Sub(fixedClock), m.frameDelay())
+	}
+	armed := m.frameID
+	m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTextDelta, Text: " world"}}})
+	if m.frameID != armed {
+		t.Error("text arriving after a frame armed another timer instead of waiting for the armed one")
+	}
+	m.Update(frameMsg{id: armed})
+	if !strings.Contains(screen(m), "hello world") {
+		t.Fatal("the armed frame did not render the streamed text")
+	}
+	m.Update(frameMsg{id: m.frameID})
+	if !m.frameArmed || m.frameDue.Sub(fixedClock) != max(spinnerEvery, m.frameDelay()) {
+		t.Errorf("after a frame without text the next is due in %v, want the spinner's", m.frameDue.Sub(fixedClock))
+	}
+}
+
 func TestStreamingFramesSupersedeSpinnerTimer(t *testing.T) {
 	t.Parallel()
 	m, _ := newTestModel(t, Options{})

@@ -82,6 +82,7 @@ func (m *model) compose() tea.View {
 	}
 	th := m.rc.th
 	var b strings.Builder
+	b.Grow(len(m.view.Content) + 256) // about the last screen's size: no regrowing
 	rows := m.transcriptHeight()
 	lines := m.tr.view(rows)
 	for i := 0; i < rows; i++ {
@@ -121,18 +122,23 @@ func (m *model) compose() tea.View {
 	for _, l := range m.planOfferView() {
 		b.WriteString(l + "\n")
 	}
-	b.WriteString(th.rule.Render(strings.Repeat("─", m.width)) + "\n")
+	if m.ruleWidth != m.width || m.ruleGen != m.rc.gen || m.rule == "" {
+		m.rule, m.ruleWidth, m.ruleGen = th.rule.Render(strings.Repeat("─", m.width)), m.width, m.rc.gen
+	}
+	b.WriteString(m.rule)
+	b.WriteByte('\n')
 	inputTop := strings.Count(b.String(), "\n")
+	if !m.inputViewOK {
+		m.inputView, m.inputCursor, m.inputViewOK = m.input.View(), m.input.Cursor(), true
+	}
 	var searchX int
 	if m.search != nil {
 		var line string
 		line, searchX = m.searchView()
 		b.WriteString(line + "\n")
 	} else {
-		if !m.inputViewOK {
-			m.inputView, m.inputViewOK = m.input.View(), true
-		}
-		b.WriteString(m.inputView + "\n")
+		b.WriteString(m.inputView)
+		b.WriteByte('\n')
 	}
 	switch {
 	case m.remember != "":
@@ -153,7 +159,8 @@ func (m *model) compose() tea.View {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
 	v.WindowTitle = "tern"
-	if c := m.input.Cursor(); c != nil && m.dlg == nil && m.pick == nil {
+	if m.inputCursor != nil && m.dlg == nil && m.pick == nil {
+		c := new(*m.inputCursor)
 		c.Y += inputTop
 		if m.search != nil {
 			c.X, c.Y = searchX, inputTop
