@@ -2,17 +2,20 @@ package session
 
 import (
 	"os"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
 // logStat is what the index compares to know a log unchanged: its size and
-// modification time, or why they could not be read.
+// modification time, or why they could not be read. For a folder, stamp
+// is what says whether an entry was added or removed in it since.
 type logStat struct {
-	size int64
-	mod  time.Time
-	err  error
+	size  int64
+	mod   time.Time
+	stamp folderStamp
+	err   error
 }
 
 // dirStat states files by their name in one open folder (fstatat), which
@@ -41,7 +44,11 @@ func (d dirStat) stat(name string) logStat {
 		if err != nil {
 			return logStat{err: err}
 		}
-		return logStat{size: st.Size(), mod: st.ModTime()}
+		ls := logStat{size: st.Size(), mod: st.ModTime()}
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			ls.stamp = folderStamp{ino: sys.Ino, ctime: time.Unix(sys.Ctim.Unix()).UnixNano(), mtime: ls.mod.UnixNano()}
+		}
+		return ls
 	}
 	var st unix.Stat_t
 	rc, err := d.f.SyscallConn()
@@ -56,7 +63,8 @@ func (d dirStat) stat(name string) logStat {
 	if err != nil {
 		return logStat{err: &os.PathError{Op: "stat", Path: d.dir + string(os.PathSeparator) + name, Err: err}}
 	}
-	return logStat{size: st.Size, mod: time.Unix(st.Mtim.Unix())}
+	mod := time.Unix(st.Mtim.Unix())
+	return logStat{size: st.Size, mod: mod, stamp: folderStamp{ino: st.Ino, ctime: time.Unix(st.Ctim.Unix()).UnixNano(), mtime: mod.UnixNano()}}
 }
 
 // close releases the folder.

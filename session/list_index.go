@@ -1,0 +1,278 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+)
+
+// List returns the sessions under Dir(home) that hold a message (see
+// Info.empty), the most recently used first (then the newest created). It
+// reads each file's header and scans its lines without decoding them.
+//
+// What it read is kept in an index beside the logs (see indexName) with a
+// stamp of each day folder: a folder whose stamp did not change since
+// holds the logs the index says, unchanged (a Writer marks the folder at
+// each write, and adding or removing a file changes it), so its logs are
+// not stated. In a folder that changed, a log whose size and modification
+// time did not change is not read again. The index is rebuilt when it is
+// missing or damaged; it is a cache: failing to write it costs the next
+// list its speed, nothing else.
+func List(home string) ([]Info, error) {
+	return listAt(home, time.Now())
+}
+
+// listAt is List with the time it started at, which decides which folder
+// stamps are too recent to be trusted next time (racyWindow).
+func listAt(home string, now time.Time) ([]Info, error) {
+	root := Dir(home)
+	old := loadIndex(home)
+	days, err := dayFolders(root)
+	if err != nil {
+		return nil, err
+	}
+	l := lister{root: root, old: old, now: now, next: index{folders: make(map[string]folderStamp, len(days))}}
+	if err := l.run(days); err != nil {
+		return nil, err
+	}
+	if l.changed {
+		_ = l.next.save(home) // a cache: see above
+	}
+	out := make([]Info, 0, len(l.next.entries))
+	for i := range l.next.entries {
+		if in := &l.next.entries[i].Info; !in.empty() {
+			out = append(out, *in)
+		}
+	}
+	return out, nil
+}
+
+// lister builds the next index from the old one and the folders as they
+// are now.
+type lister struct {
+	root    string
+	old     index
+	now     time.Time
+	next    index
+	changed bool // next differs from old in a row shown: write it
+	// restamped counts the folders read again whose new stamp can be
+	// trusted next time.
+	restamped int
+}
+
+// run fills l.next: the entries of unchanged folders as they were, those of
+// changed folders from their logs, in List's order.
+func (l *lister) run(days []dayFolder) error {
+	trusted := make(map[string]bool, len(days))
+	var recheck []dayFolder
+	for _, d := range days {
+		was, ok := l.old.folders[d.rel]
+		if d.err == nil && ok && was != (folderStamp{}) && was == d.stamp {
+			trusted[d.rel] = true
+			l.next.folders[d.rel] = was
+			continue
+		}
+		recheck = append(recheck, d)
+	}
+	l.next.entries = make([]indexEntry, 0, len(l.old.entries)+8)
+	var others map[string]*indexEntry // the old entries of folders to read again
+	for i := range l.old.entries {
+		e := &l.old.entries[i]
+		if !trusted[relDir(e.rel)] {
+			if others == nil {
+				others = make(map[string]*indexEntry)
+			}
+			others[e.rel] = e
+			continue
+		}
+		if e.volatile() {
+			l.restat(e)
+			continue
+		}
+		l.next.entries = append(l.next.entries, *e)
+	}
+	for _, d := range recheck {
+		if err := l.readFolder(d, others); err != nil {
+			return err
+		}
+	}
+	for _, e := range others { // logs or folders that went
+		l.change(&e.Info)
+	}
+	if l.restamped > restampsWorthSaving {
+		l.changed = true
+	}
+	sortEntries(l.next.entries)
+	return nil
+}
+
+// restampsWorthSaving is how many folders may change stamp without a
+// changed row before the index is written for their stamps alone: one or
+// two such folders (where a tern just started, or a damaged log sits) are
+// cheaper to read again at each list than 3 MB of index to rewrite (the
+// picker rewrote it at every /resume when each start of tern did).
+const restampsWorthSaving = 8
+
+// change notes that a row of the list differs from the old index's; rows
+// that are not shown (an empty log) or are always checked (a damaged one)
+// do not make the index worth writing.
+func (l *lister) change(in *Info) {
+	if !in.empty() && in.Problem == "" {
+		l.changed = true
+	}
+}
+
+// restat checks a volatile entry of an unchanged folder by its own stat.
+func (l *lister) restat(e *indexEntry) {
+	var st logStat
+	if fi, err := os.Stat(e.Info.Path); err != nil {
+		st.err = err
+	} else {
+		st.size, st.mod = fi.Size(), fi.ModTime()
+	}
+	l.add(e.rel, e.Info.Path, e.link, st, e)
+}
+
+// readFolder reads the names in a day folder that changed and takes each
+// log's entry from the old index (taking it out of others) when its size
+// and time are the same, else from the log.
+func (l *lister) readFolder(d dayFolder, others map[string]*indexEntry) error {
+	dir := l.root + string(os.PathSeparator) + d.rel
+	stat := statIn(dir)
+	defer stat.close()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // removed since the walk: its old entries stay in others
+		}
+		return fmt.Errorf("list sessions: %w", err)
+	}
+	stamp := d.stamp
+	if d.err != nil || stamp.ctime >= l.now.Add(-racyWindow).UnixNano() || stamp.mtime >= l.now.Add(-racyWindow).UnixNano() {
+		stamp = folderStamp{} // too recent to vouch for what was read: read it again next time
+	}
+	l.next.folders[d.rel] = stamp
+	if was := l.old.folders[d.rel]; was != stamp && stamp != (folderStamp{}) {
+		l.restamped++
+	}
+	for _, de := range entries {
+		name := de.Name()
+		if de.IsDir() || !strings.HasSuffix(name, ".jsonl") {
+			continue
+		}
+		rel := d.rel + "/" + name
+		old := others[rel]
+		if old != nil {
+			delete(others, rel)
+		}
+		l.add(rel, dir+string(os.PathSeparator)+name, de.Type()&fs.ModeSymlink != 0, stat.stat(name), old)
+	}
+	return nil
+}
+
+// add puts the entry of the log at path (rel below the sessions folder)
+// into the next index: old when the log's stat matches it, else read again.
+// A log that cannot be stated is listed with the problem and not indexed.
+func (l *lister) add(rel, path string, link bool, st logStat, old *indexEntry) {
+	if st.err != nil {
+		if old != nil {
+			l.change(&old.Info)
+		}
+		in := readInfo(path, true) // gone or unreadable: say so (size -1 matches no stat)
+		if in.Problem != "" {
+			l.next.entries = append(l.next.entries, indexEntry{rel: rel, Info: in, size: -1})
+		}
+		return
+	}
+	if old != nil && old.size == st.size && old.mod == st.mod.UnixNano() && old.link == link {
+		l.next.entries = append(l.next.entries, *old)
+		return
+	}
+	e := indexEntry{rel: rel, size: st.size, mod: st.mod.UnixNano(), link: link, Info: readInfo(path, true)}
+	if old != nil {
+		l.change(&old.Info)
+	}
+	l.change(&e.Info)
+	l.next.entries = append(l.next.entries, e)
+}
+
+// relDir is the folder part of a path below the sessions folder.
+func relDir(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
+}
+
+// dayFolder is a day's folder (YYYY/MM/DD below the sessions folder) and
+// its stamp, or why it could not be stated.
+type dayFolder struct {
+	rel   string
+	stamp folderStamp
+	err   error
+}
+
+// dayFolders lists the day folders under root, newest first, each stated
+// by its name in its month's open folder. A missing root is no error:
+// there are no sessions yet.
+func dayFolders(root string) ([]dayFolder, error) {
+	years, err := readDirsDesc(root)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var out []dayFolder
+	for _, y := range years {
+		months, err := readDirsDesc(root + string(os.PathSeparator) + y)
+		if err != nil {
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		for _, m := range months {
+			dir := root + string(os.PathSeparator) + y + string(os.PathSeparator) + m
+			days, err := readDirsDesc(dir)
+			if err != nil {
+				return nil, fmt.Errorf("list sessions: %w", err)
+			}
+			stat := statIn(dir)
+			for _, d := range days {
+				st := stat.stat(d)
+				out = append(out, dayFolder{rel: y + "/" + m + "/" + d, stamp: st.stamp, err: st.err})
+			}
+			stat.close()
+		}
+	}
+	return out, nil
+}
+
+// sortEntries puts entries in List's order (see sortInfos), unless they
+// are in it already.
+func sortEntries(entries []indexEntry) {
+	cmpEntries := func(a, b indexEntry) int { return compareInfos(&a.Info, &b.Info) }
+	if !slices.IsSortedFunc(entries, cmpEntries) {
+		slices.SortFunc(entries, cmpEntries)
+	}
+}
+
+// ListIndexed returns the sessions the index beside the logs holds, in
+// List's order, without reading a folder or stating a log: what a picker
+// can show at once while List checks them. A row may be out of date (its
+// log continued or removed since it was indexed), so what is chosen from
+// it must be found again (Find); sessions not yet indexed are missing, and
+// without an index the list is empty.
+func ListIndexed(home string) []Info {
+	ix := loadIndex(home)
+	sortEntries(ix.entries) // written in order: a check
+	out := make([]Info, 0, len(ix.entries))
+	for i := range ix.entries {
+		if in := &ix.entries[i].Info; !in.empty() {
+			out = append(out, *in)
+		}
+	}
+	return out
+}
