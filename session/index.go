@@ -36,29 +36,50 @@ type folderStamp struct {
 	ctime, mtime int64
 }
 
-// indexEntry is one log's Info with the size and modification time it was
-// read at, and its path below the sessions folder.
-type indexEntry struct {
+// entryMeta is what the index keeps of a log besides its Info: its path
+// below the sessions folder and the size and modification time it was
+// read at.
+type entryMeta struct {
 	rel  string
 	size int64
 	mod  int64 // nanoseconds since 1970
 	// link is set for a log that is a symbolic link: what changes its
 	// target changes nothing in its folder, so it is always stated.
 	link bool
-	Info Info
 }
 
 // volatile says the entry is checked by a stat even in a folder that did
 // not change: a damaged log may be being written (a torn line), and a
 // link's target lives elsewhere.
-func (e *indexEntry) volatile() bool { return e.link || e.Info.Problem != "" }
+func volatile(m *entryMeta, in *Info) bool { return m.link || in.Problem != "" }
 
 // index is what the file holds: the stamp of each day folder (its path
 // below the sessions folder) as it was when its logs were last read, and
-// every log's entry, empty and damaged logs included, in List's order.
+// every log's Info, empty and damaged logs included, in List's order, with
+// its entryMeta at the same place in meta. The Infos are a slice of their
+// own so that a list is the index's slice itself, not a copy of it.
 type index struct {
 	folders map[string]folderStamp
-	entries []indexEntry
+	infos   []Info
+	meta    []entryMeta
+}
+
+// add appends a log's entry.
+func (ix *index) add(m entryMeta, in Info) {
+	ix.meta = append(ix.meta, m)
+	ix.infos = append(ix.infos, in)
+}
+
+// shown drops the entries a list does not show (empty logs), in place,
+// and returns the Infos left: ix is spent.
+func (ix *index) shown() []Info {
+	out := ix.infos[:0]
+	for i := range ix.infos {
+		if !ix.infos[i].empty() {
+			out = append(out, ix.infos[i])
+		}
+	}
+	return out
 }
 
 // loadIndex reads the index of home; a missing or unreadable index is an

@@ -28,7 +28,7 @@ const (
 // length, numbers as varints. It is read back in one pass with one copy of
 // the file (decodeIndex).
 func encodeIndex(ix index) []byte {
-	b := make([]byte, 0, 64+len(ix.folders)*32+len(ix.entries)*256)
+	b := make([]byte, 0, 64+len(ix.folders)*32+len(ix.infos)*256)
 	b = append(b, indexMagic...)
 	b = binary.AppendUvarint(b, uint64(len(ix.folders)))
 	for rel, st := range ix.folders {
@@ -37,18 +37,18 @@ func encodeIndex(ix index) []byte {
 		b = binary.AppendVarint(b, st.ctime)
 		b = binary.AppendVarint(b, st.mtime)
 	}
-	b = binary.AppendUvarint(b, uint64(len(ix.entries)))
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		b = appendString(b, e.rel)
-		b = binary.AppendVarint(b, e.size)
-		b = binary.AppendVarint(b, e.mod)
+	b = binary.AppendUvarint(b, uint64(len(ix.infos)))
+	for i := range ix.infos {
+		m := &ix.meta[i]
+		b = appendString(b, m.rel)
+		b = binary.AppendVarint(b, m.size)
+		b = binary.AppendVarint(b, m.mod)
 		flags := uint64(0)
-		if e.link {
+		if m.link {
 			flags = 1
 		}
 		b = binary.AppendUvarint(b, flags)
-		in := &e.Info
+		in := &ix.infos[i]
 		for _, s := range [...]string{in.ID, in.Workspace, in.Model, in.Parent, in.Title, in.Prompt, in.Problem} {
 			b = appendString(b, s)
 		}
@@ -112,17 +112,17 @@ func decodeIndex(data []byte, root string) (index, error) {
 	if d.err != nil || n > uint64(len(data)-d.off) {
 		return index{}, errIndexDamaged
 	}
-	ix.entries = make([]indexEntry, n)
+	ix.infos, ix.meta = make([]Info, n), make([]entryMeta, n)
 	pathBytes := 0
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		e.rel = d.string()
-		pathBytes += len(root) + 1 + len(e.rel)
-		e.size = d.varint()
-		e.mod = d.varint()
+	for i := range ix.infos {
+		m := &ix.meta[i]
+		m.rel = d.string()
+		pathBytes += len(root) + 1 + len(m.rel)
+		m.size = d.varint()
+		m.mod = d.varint()
 		flags := d.uvarint()
-		e.link = flags&1 != 0
-		in := &e.Info
+		m.link = flags&1 != 0
+		in := &ix.infos[i]
 		in.ID, in.Workspace, in.Model, in.Parent = d.string(), d.string(), d.string(), d.string()
 		in.Title, in.Prompt, in.Problem = d.string(), d.string(), d.string()
 		in.Created, in.Updated = d.time(), d.time()
@@ -137,16 +137,15 @@ func decodeIndex(data []byte, root string) (index, error) {
 	// The full paths, in one string.
 	var sb strings.Builder
 	sb.Grow(pathBytes)
-	for i := range ix.entries {
+	for i := range ix.meta {
 		sb.WriteString(root)
 		sb.WriteByte('/')
-		sb.WriteString(ix.entries[i].rel)
+		sb.WriteString(ix.meta[i].rel)
 	}
 	paths, at := sb.String(), 0
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		end := at + len(root) + 1 + len(e.rel)
-		e.Info.Path = paths[at:end]
+	for i := range ix.meta {
+		end := at + len(root) + 1 + len(ix.meta[i].rel)
+		ix.infos[i].Path = paths[at:end]
 		at = end
 	}
 	return ix, nil

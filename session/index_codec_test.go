@@ -14,19 +14,15 @@ func TestIndexCodec(t *testing.T) {
 	mod := time.Date(2026, 3, 4, 10, 0, 0, 123, time.Local)
 	east := time.Date(2026, 3, 4, 9, 0, 0, 0, time.FixedZone("", 2*3600))
 	utc := time.Date(2026, 3, 4, 8, 0, 0, 5e6, time.UTC)
-	ix := index{
-		folders: map[string]folderStamp{"2026/03/04": {ino: 77, ctime: mod.UnixNano(), mtime: mod.UnixNano() - 5}, "2026/03/05": {}},
-		entries: []indexEntry{
-			{rel: "2026/03/04/100000-aaaa.jsonl", size: 1234, mod: mod.UnixNano(), Info: Info{
-				ID: "aaaa", Path: "/h/sessions/2026/03/04/100000-aaaa.jsonl", Created: east, Updated: mod,
-				Workspace: "/w", Model: "m", Parent: "pppp", Title: "a title…", Prompt: "a prompt\twith tab", Messages: 7,
-			}},
-			{rel: "2026/03/04/090000-cccc.jsonl", size: 9, mod: 1, link: true, Info: Info{
-				ID: "cccc", Path: "/h/sessions/2026/03/04/090000-cccc.jsonl", Created: utc, Updated: mod,
-			}},
-			{rel: "2026/03/04/110000-bbbb.jsonl", size: -1, Info: Info{ID: "bbbb", Path: "/h/sessions/2026/03/04/110000-bbbb.jsonl", Problem: "broken"}},
-		},
-	}
+	ix := index{folders: map[string]folderStamp{"2026/03/04": {ino: 77, ctime: mod.UnixNano(), mtime: mod.UnixNano() - 5}, "2026/03/05": {}}}
+	ix.add(entryMeta{rel: "2026/03/04/100000-aaaa.jsonl", size: 1234, mod: mod.UnixNano()}, Info{
+		ID: "aaaa", Path: "/h/sessions/2026/03/04/100000-aaaa.jsonl", Created: east, Updated: mod,
+		Workspace: "/w", Model: "m", Parent: "pppp", Title: "a title…", Prompt: "a prompt\twith tab", Messages: 7,
+	})
+	ix.add(entryMeta{rel: "2026/03/04/090000-cccc.jsonl", size: 9, mod: 1, link: true}, Info{
+		ID: "cccc", Path: "/h/sessions/2026/03/04/090000-cccc.jsonl", Created: utc, Updated: mod,
+	})
+	ix.add(entryMeta{rel: "2026/03/04/110000-bbbb.jsonl", size: -1}, Info{ID: "bbbb", Path: "/h/sessions/2026/03/04/110000-bbbb.jsonl", Problem: "broken"})
 	data := encodeIndex(ix)
 	got, err := decodeIndex(append([]byte(nil), data...), "/h/sessions")
 	if err != nil {
@@ -35,27 +31,31 @@ func TestIndexCodec(t *testing.T) {
 	if !reflect.DeepEqual(got.folders, ix.folders) {
 		t.Errorf("folders %+v, want %+v", got.folders, ix.folders)
 	}
-	if len(got.entries) != len(ix.entries) {
-		t.Fatalf("read %d entries, wrote %d", len(got.entries), len(ix.entries))
+	if !reflect.DeepEqual(got.meta, ix.meta) {
+		t.Errorf("entries %+v, want %+v", got.meta, ix.meta)
 	}
-	for i, want := range ix.entries {
-		g := got.entries[i]
-		if !g.Info.Created.Equal(want.Info.Created) || !g.Info.Updated.Equal(want.Info.Updated) {
-			t.Errorf("%s: times %v %v, want %v %v", want.rel, g.Info.Created, g.Info.Updated, want.Info.Created, want.Info.Updated)
+	if len(got.infos) != len(ix.infos) {
+		t.Fatalf("read %d entries, wrote %d", len(got.infos), len(ix.infos))
+	}
+	for i, want := range ix.infos {
+		g := got.infos[i]
+		rel := ix.meta[i].rel
+		if !g.Created.Equal(want.Created) || !g.Updated.Equal(want.Updated) {
+			t.Errorf("%s: times %v %v, want %v %v", rel, g.Created, g.Updated, want.Created, want.Updated)
 		}
-		for _, p := range [][2]time.Time{{g.Info.Created, want.Info.Created}, {g.Info.Updated, want.Info.Updated}} {
+		for _, p := range [][2]time.Time{{g.Created, want.Created}, {g.Updated, want.Updated}} {
 			gn, gotOff := p[0].Zone()
 			wn, wantOff := p[1].Zone()
 			if gotOff != wantOff || (p[1].Location() == time.UTC) != (p[0].Location() == time.UTC) {
-				t.Errorf("%s: zone %s %d, want %s %d", want.rel, gn, gotOff, wn, wantOff)
+				t.Errorf("%s: zone %s %d, want %s %d", rel, gn, gotOff, wn, wantOff)
 			}
 		}
-		if want.Info.Updated.Location() == time.Local && g.Info.Updated != want.Info.Updated {
-			t.Errorf("%s: a Local time read back as %#v, want %#v", want.rel, g.Info.Updated, want.Info.Updated)
+		if want.Updated.Location() == time.Local && g.Updated != want.Updated {
+			t.Errorf("%s: a Local time read back as %#v, want %#v", rel, g.Updated, want.Updated)
 		}
-		g.Info.Created, g.Info.Updated, want.Info.Created, want.Info.Updated = time.Time{}, time.Time{}, time.Time{}, time.Time{}
+		g.Created, g.Updated, want.Created, want.Updated = time.Time{}, time.Time{}, time.Time{}, time.Time{}
 		if !reflect.DeepEqual(g, want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", want.rel, g, want)
+			t.Errorf("%s:\n got %+v\nwant %+v", rel, g, want)
 		}
 	}
 	for n := range len(data) {

@@ -42,13 +42,7 @@ func listAt(home string, now time.Time) ([]Info, error) {
 	if l.changed {
 		_ = l.next.save(home) // a cache: see above
 	}
-	out := make([]Info, 0, len(l.next.entries))
-	for i := range l.next.entries {
-		if in := &l.next.entries[i].Info; !in.empty() {
-			out = append(out, *in)
-		}
-	}
-	return out, nil
+	return l.next.shown(), nil
 }
 
 // lister builds the next index from the old one and the folders as they
@@ -78,36 +72,54 @@ func (l *lister) run(days []dayFolder) error {
 		}
 		recheck = append(recheck, d)
 	}
-	l.next.entries = make([]indexEntry, 0, len(l.old.entries)+8)
-	var others map[string]*indexEntry // the old entries of folders to read again
-	for i := range l.old.entries {
-		e := &l.old.entries[i]
-		if !trusted[relDir(e.rel)] {
+	if len(recheck) == 0 && len(trusted) == len(l.old.folders) && !l.anyVolatile() {
+		// Nothing changed: the old entries are the list, as they are.
+		l.next.infos, l.next.meta = l.old.infos, l.old.meta
+		sortIndex(&l.next) // written in order: a check
+		return nil
+	}
+	l.next.infos = make([]Info, 0, len(l.old.infos)+8)
+	l.next.meta = make([]entryMeta, 0, len(l.old.infos)+8)
+	var others map[string]int // the old entries of folders to read again
+	for i := range l.old.infos {
+		m, in := &l.old.meta[i], &l.old.infos[i]
+		if !trusted[relDir(m.rel)] {
 			if others == nil {
-				others = make(map[string]*indexEntry)
+				others = make(map[string]int)
 			}
-			others[e.rel] = e
+			others[m.rel] = i
 			continue
 		}
-		if e.volatile() {
-			l.restat(e)
+		if volatile(m, in) {
+			l.restat(i)
 			continue
 		}
-		l.next.entries = append(l.next.entries, *e)
+		l.next.add(*m, *in)
 	}
 	for _, d := range recheck {
 		if err := l.readFolder(d, others); err != nil {
 			return err
 		}
 	}
-	for _, e := range others { // logs or folders that went
-		l.change(&e.Info)
+	for _, i := range others { // logs or folders that went
+		l.change(&l.old.infos[i])
 	}
 	if l.restamped > restampsWorthSaving {
 		l.changed = true
 	}
-	sortEntries(l.next.entries)
+	sortIndex(&l.next)
 	return nil
+}
+
+// anyVolatile reports an old entry that is checked even in an unchanged
+// folder.
+func (l *lister) anyVolatile() bool {
+	for i := range l.old.infos {
+		if volatile(&l.old.meta[i], &l.old.infos[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // restampsWorthSaving is how many folders may change stamp without a
@@ -126,21 +138,24 @@ func (l *lister) change(in *Info) {
 	}
 }
 
-// restat checks a volatile entry of an unchanged folder by its own stat.
-func (l *lister) restat(e *indexEntry) {
+// restat checks the volatile old entry i of an unchanged folder by its
+// own stat.
+func (l *lister) restat(i int) {
+	m := &l.old.meta[i]
+	path := l.old.infos[i].Path
 	var st logStat
-	if fi, err := os.Stat(e.Info.Path); err != nil {
+	if fi, err := os.Stat(path); err != nil {
 		st.err = err
 	} else {
 		st.size, st.mod = fi.Size(), fi.ModTime()
 	}
-	l.add(e.rel, e.Info.Path, e.link, st, e)
+	l.add(m.rel, path, m.link, st, i)
 }
 
 // readFolder reads the names in a day folder that changed and takes each
 // log's entry from the old index (taking it out of others) when its size
 // and time are the same, else from the log.
-func (l *lister) readFolder(d dayFolder, others map[string]*indexEntry) error {
+func (l *lister) readFolder(d dayFolder, others map[string]int) error {
 	dir := l.root + string(os.PathSeparator) + d.rel
 	stat := statIn(dir)
 	defer stat.close()
@@ -165,9 +180,11 @@ func (l *lister) readFolder(d dayFolder, others map[string]*indexEntry) error {
 			continue
 		}
 		rel := d.rel + "/" + name
-		old := others[rel]
-		if old != nil {
+		old, ok := others[rel]
+		if ok {
 			delete(others, rel)
+		} else {
+			old = -1
 		}
 		l.add(rel, dir+string(os.PathSeparator)+name, de.Type()&fs.ModeSymlink != 0, stat.stat(name), old)
 	}
@@ -175,29 +192,34 @@ func (l *lister) readFolder(d dayFolder, others map[string]*indexEntry) error {
 }
 
 // add puts the entry of the log at path (rel below the sessions folder)
-// into the next index: old when the log's stat matches it, else read again.
-// A log that cannot be stated is listed with the problem and not indexed.
-func (l *lister) add(rel, path string, link bool, st logStat, old *indexEntry) {
+// into the next index: the old entry at old (-1 for none) when the log's
+// stat matches it, else the log read again. A log that cannot be stated is
+// listed with the problem.
+func (l *lister) add(rel, path string, link bool, st logStat, old int) {
+	var was *Info
+	if old >= 0 {
+		was = &l.old.infos[old]
+	}
 	if st.err != nil {
-		if old != nil {
-			l.change(&old.Info)
+		if was != nil {
+			l.change(was)
 		}
 		in := readInfo(path, true) // gone or unreadable: say so (size -1 matches no stat)
 		if in.Problem != "" {
-			l.next.entries = append(l.next.entries, indexEntry{rel: rel, Info: in, size: -1})
+			l.next.add(entryMeta{rel: rel, size: -1}, in)
 		}
 		return
 	}
-	if old != nil && old.size == st.size && old.mod == st.mod.UnixNano() && old.link == link {
-		l.next.entries = append(l.next.entries, *old)
-		return
+	if was != nil {
+		if m := &l.old.meta[old]; m.size == st.size && m.mod == st.mod.UnixNano() && m.link == link {
+			l.next.add(*m, *was)
+			return
+		}
+		l.change(was)
 	}
-	e := indexEntry{rel: rel, size: st.size, mod: st.mod.UnixNano(), link: link, Info: readInfo(path, true)}
-	if old != nil {
-		l.change(&old.Info)
-	}
-	l.change(&e.Info)
-	l.next.entries = append(l.next.entries, e)
+	in := readInfo(path, true)
+	l.change(&in)
+	l.next.add(entryMeta{rel: rel, size: st.size, mod: st.mod.UnixNano(), link: link}, in)
 }
 
 // relDir is the folder part of a path below the sessions folder.
@@ -250,13 +272,26 @@ func dayFolders(root string) ([]dayFolder, error) {
 	return out, nil
 }
 
-// sortEntries puts entries in List's order (see sortInfos), unless they
-// are in it already.
-func sortEntries(entries []indexEntry) {
-	cmpEntries := func(a, b indexEntry) int { return compareInfos(&a.Info, &b.Info) }
-	if !slices.IsSortedFunc(entries, cmpEntries) {
-		slices.SortFunc(entries, cmpEntries)
+// sortIndex puts the entries of ix in List's order (see compareInfos),
+// unless they are in it already.
+func sortIndex(ix *index) {
+	sorted := true
+	for i := 1; i < len(ix.infos) && sorted; i++ {
+		sorted = compareInfos(&ix.infos[i-1], &ix.infos[i]) <= 0
 	}
+	if sorted {
+		return
+	}
+	order := make([]int, len(ix.infos))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return compareInfos(&ix.infos[a], &ix.infos[b]) })
+	infos, meta := make([]Info, len(order)), make([]entryMeta, len(order))
+	for i, j := range order {
+		infos[i], meta[i] = ix.infos[j], ix.meta[j]
+	}
+	ix.infos, ix.meta = infos, meta
 }
 
 // ListIndexed returns the sessions the index beside the logs holds, in
@@ -267,12 +302,6 @@ func sortEntries(entries []indexEntry) {
 // without an index the list is empty.
 func ListIndexed(home string) []Info {
 	ix := loadIndex(home)
-	sortEntries(ix.entries) // written in order: a check
-	out := make([]Info, 0, len(ix.entries))
-	for i := range ix.entries {
-		if in := &ix.entries[i].Info; !in.empty() {
-			out = append(out, *in)
-		}
-	}
-	return out
+	sortIndex(&ix) // written in order: a check
+	return ix.shown()
 }
