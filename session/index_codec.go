@@ -165,6 +165,11 @@ type indexDecoder struct {
 
 // uvarint reads an unsigned varint.
 func (d *indexDecoder) uvarint() uint64 {
+	if d.off < len(d.buf) && d.buf[d.off] < 0x80 && d.err == nil { // one byte: most lengths and counts
+		v := d.buf[d.off]
+		d.off++
+		return uint64(v)
+	}
 	if d.err != nil {
 		return 0
 	}
