@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ternhq/tern/cmd/tern/headless"
@@ -119,20 +117,7 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 		c.printf(w, "No sessions in %s yet.\n", where)
 		return exitOK
 	}
-	rows := make([][sessionColumns + 1]string, 0, len(infos)+1)
-	rows = append(rows, [sessionColumns + 1]string{"LAST USED", "MESSAGES", "MODEL", "ID", "TITLE"})
-	for _, in := range infos {
-		title := sanitize.Clean(in.Title)
-		if in.Problem != "" {
-			title = "(cannot be read: " + sanitize.Clean(in.Problem) + ")"
-		}
-		if all {
-			title += "  [" + sanitize.Clean(in.Workspace) + "]"
-		}
-		rows = append(rows, [sessionColumns + 1]string{in.Updated.Local().Format("2006-01-02 15:04"), strconv.Itoa(in.Messages),
-			sanitize.Clean(in.Model), in.ID, strings.ReplaceAll(title, "\t", " ")})
-	}
-	if err := writeSessionTable(w, rows); err != nil {
+	if err := writeSessionList(w, infos, all); err != nil {
 		c.printf(c.stderr, "tern sessions: %v\n", err)
 		return exitFailed
 	}
