@@ -56,10 +56,15 @@ type lister struct {
 	// restamped counts the folders read again whose new stamp can be
 	// trusted next time.
 	restamped int
+	// dropped marks the old entries left out (nil: none); fresh holds the
+	// entries read from their logs.
+	dropped []bool
+	fresh   index
 }
 
 // run fills l.next: the entries of unchanged folders as they were, those of
-// changed folders from their logs, in List's order.
+// changed folders from their logs, in List's order. When no entry changed
+// the old slices are the new ones, uncopied.
 func (l *lister) run(days []dayFolder) error {
 	trusted := make(map[string]bool, len(days))
 	var recheck []dayFolder
@@ -72,29 +77,21 @@ func (l *lister) run(days []dayFolder) error {
 		}
 		recheck = append(recheck, d)
 	}
-	if len(recheck) == 0 && len(trusted) == len(l.old.folders) && !l.anyVolatile() {
-		// Nothing changed: the old entries are the list, as they are.
-		l.next.infos, l.next.meta = l.old.infos, l.old.meta
-		sortIndex(&l.next) // written in order: a check
-		return nil
-	}
-	l.next.infos = make([]Info, 0, len(l.old.infos)+8)
-	l.next.meta = make([]entryMeta, 0, len(l.old.infos)+8)
 	var others map[string]int // the old entries of folders to read again
-	for i := range l.old.infos {
-		m, in := &l.old.meta[i], &l.old.infos[i]
-		if !trusted[relDir(m.rel)] {
-			if others == nil {
-				others = make(map[string]int)
+	if len(recheck) > 0 || len(trusted) != len(l.old.folders) {
+		others = make(map[string]int)
+		for i := range l.old.meta {
+			if rel := l.old.meta[i].rel; !trusted[relDir(rel)] {
+				others[rel] = i
 			}
-			others[m.rel] = i
-			continue
 		}
-		if volatile(m, in) {
-			l.restat(i)
-			continue
+	}
+	for i := range l.old.infos {
+		if m := &l.old.meta[i]; volatile(m, &l.old.infos[i]) {
+			if _, later := others[m.rel]; !later {
+				l.restat(i)
+			}
 		}
-		l.next.add(*m, *in)
 	}
 	for _, d := range recheck {
 		if err := l.readFolder(d, others); err != nil {
@@ -102,24 +99,34 @@ func (l *lister) run(days []dayFolder) error {
 		}
 	}
 	for _, i := range others { // logs or folders that went
-		l.change(&l.old.infos[i])
+		l.drop(i)
 	}
 	if l.restamped > restampsWorthSaving {
 		l.changed = true
 	}
-	sortIndex(&l.next)
+	l.merge()
 	return nil
 }
 
-// anyVolatile reports an old entry that is checked even in an unchanged
-// folder.
-func (l *lister) anyVolatile() bool {
+// merge makes l.next's entries: the old ones not dropped, and the fresh.
+func (l *lister) merge() {
+	if l.dropped == nil && len(l.fresh.infos) == 0 {
+		// Nothing changed: the old entries are the list, as they are.
+		l.next.infos, l.next.meta = l.old.infos, l.old.meta
+		sortIndex(&l.next) // written in order: a check
+		return
+	}
+	n := len(l.old.infos) + len(l.fresh.infos)
+	l.next.infos, l.next.meta = make([]Info, 0, n), make([]entryMeta, 0, n)
 	for i := range l.old.infos {
-		if volatile(&l.old.meta[i], &l.old.infos[i]) {
-			return true
+		if l.dropped == nil || !l.dropped[i] {
+			l.next.add(l.old.meta[i], l.old.infos[i])
 		}
 	}
-	return false
+	for i := range l.fresh.infos {
+		l.next.add(l.fresh.meta[i], l.fresh.infos[i])
+	}
+	sortIndex(&l.next)
 }
 
 // restampsWorthSaving is how many folders may change stamp without a
@@ -138,6 +145,15 @@ func (l *lister) change(in *Info) {
 	}
 }
 
+// drop takes the old entry i out of the next index.
+func (l *lister) drop(i int) {
+	if l.dropped == nil {
+		l.dropped = make([]bool, len(l.old.infos))
+	}
+	l.dropped[i] = true
+	l.change(&l.old.infos[i])
+}
+
 // restat checks the volatile old entry i of an unchanged folder by its
 // own stat.
 func (l *lister) restat(i int) {
@@ -152,9 +168,9 @@ func (l *lister) restat(i int) {
 	l.add(m.rel, path, m.link, st, i)
 }
 
-// readFolder reads the names in a day folder that changed and takes each
-// log's entry from the old index (taking it out of others) when its size
-// and time are the same, else from the log.
+// readFolder reads the names in a day folder that changed and keeps each
+// log's old entry (taking it out of others) when its size and time are the
+// same, else reads the log.
 func (l *lister) readFolder(d dayFolder, others map[string]int) error {
 	dir := l.root + string(os.PathSeparator) + d.rel
 	stat := statIn(dir)
@@ -191,35 +207,30 @@ func (l *lister) readFolder(d dayFolder, others map[string]int) error {
 	return nil
 }
 
-// add puts the entry of the log at path (rel below the sessions folder)
-// into the next index: the old entry at old (-1 for none) when the log's
-// stat matches it, else the log read again. A log that cannot be stated is
-// listed with the problem.
+// add checks the log at path (rel below the sessions folder) against its
+// old entry at old (-1 for none): the entry stays when the log's stat
+// matches it, else the log is read again and its entry is fresh. Empty
+// logs are not indexed (most are the session of a tern just started,
+// which would make each list rewrite the index; a Writer that adds a
+// message marks the folder); a log that cannot be stated is listed with
+// the problem.
 func (l *lister) add(rel, path string, link bool, st logStat, old int) {
-	var was *Info
 	if old >= 0 {
-		was = &l.old.infos[old]
+		if m := &l.old.meta[old]; st.err == nil && m.size == st.size && m.mod == st.mod.UnixNano() && m.link == link {
+			return // kept as it was
+		}
+		l.drop(old)
 	}
+	m := entryMeta{rel: rel, size: st.size, mod: st.mod.UnixNano(), link: link}
 	if st.err != nil {
-		if was != nil {
-			l.change(was)
-		}
-		in := readInfo(path, true) // gone or unreadable: say so (size -1 matches no stat)
-		if in.Problem != "" {
-			l.next.add(entryMeta{rel: rel, size: -1}, in)
-		}
-		return
-	}
-	if was != nil {
-		if m := &l.old.meta[old]; m.size == st.size && m.mod == st.mod.UnixNano() && m.link == link {
-			l.next.add(*m, *was)
-			return
-		}
-		l.change(was)
+		m.size, m.mod = -1, 0 // gone or unreadable: matches no stat
 	}
 	in := readInfo(path, true)
+	if in.empty() {
+		return
+	}
 	l.change(&in)
-	l.next.add(entryMeta{rel: rel, size: st.size, mod: st.mod.UnixNano(), link: link}, in)
+	l.fresh.add(m, in)
 }
 
 // relDir is the folder part of a path below the sessions folder.
