@@ -84,9 +84,13 @@ func (ix *index) shown() []Info {
 
 // loadIndex reads the index of home; a missing or unreadable index is an
 // empty one (every folder is read again, and the index rewritten).
-func loadIndex(home string) index {
+func loadIndex(home string) index { return loadIndexBy(home, os.ReadFile) }
+
+// loadIndexBy is loadIndex with the index file's bytes got by read (read
+// into one buffer sized by a stat, or mapped: mapIndex).
+func loadIndexBy(home string, read func(string) ([]byte, error)) index {
 	root := Dir(home)
-	data, err := os.ReadFile(filepath.Join(root, indexName)) // one buffer, sized by a stat
+	data, err := read(filepath.Join(root, indexName))
 	if err != nil {
 		return index{}
 	}

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/ternhq/tern/cmd/tern/headless"
@@ -66,11 +68,38 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 		c.printf(c.stderr, "tern sessions: %v\n", err)
 		return exitUsage
 	}
-	infos, err := session.List(cfg.Home.V)
+	code, err := listMapped(cfg.Home.V, func(infos []session.Info) int {
+		return c.printSessions(cfg.Home.V, infos, w, jsonOut, all)
+	})
 	if err != nil {
 		c.printf(c.stderr, "tern sessions: %v\n", err)
 		return exitFailed
 	}
+	return code
+}
+
+// listMapped lists the sessions of home with session.ListMapped and hands
+// them to use in this goroutine, where a fault reading the mapped index
+// (cut in place while mapped) is an error, not a crash.
+func listMapped(home string, use func([]session.Info) int) (code int, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			code, err = exitFailed, fmt.Errorf("the session index changed while it was read (%v); run the command again", r)
+		}
+	}()
+	infos, err := session.ListMapped(home)
+	if err != nil {
+		return exitFailed, err
+	}
+	return use(infos), nil
+}
+
+// printSessions writes the sessions of this workspace (or all) to w.
+func (c *cli) printSessions(home string, infos []session.Info, w io.Writer, jsonOut, all bool) int {
 	if !all {
 		ws, err := tools.NewWorkspace(c.cwd)
 		if err != nil {
@@ -112,7 +141,7 @@ func (c *cli) listSessions(_ context.Context, common *commonFlags, w io.Writer, 
 	if len(infos) == 0 {
 		where := "this workspace"
 		if all {
-			where = session.Dir(cfg.Home.V)
+			where = session.Dir(home)
 		}
 		c.printf(w, "No sessions in %s yet.\n", where)
 		return exitOK
