@@ -104,8 +104,8 @@ func loadIndexBy(home string, read func(string) ([]byte, error)) index {
 // save writes the index atomically (a temporary file renamed over it), so a
 // concurrent tern reads either the old index or the new one, never half.
 func (ix index) save(home string) error {
-	data := encodeIndex(ix)
 	dir := Dir(home)
+	data := encodeIndex(ix, dir)
 	f, err := os.CreateTemp(dir, indexName+".*")
 	if err != nil {
 		return fmt.Errorf("write session index: %w", err)

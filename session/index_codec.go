@@ -22,14 +22,18 @@ const (
 	zoneOffset = 2 // an offset in seconds east of UTC follows
 )
 
-// encodeIndex writes ix in the index's own layout: the magic; the number
-// of folders, then each folder's path and stamp; the number of entries,
-// then per entry its fields in a fixed order, strings prefixed with their
-// length, numbers as varints. It is read back in one pass with one copy of
-// the file (decodeIndex).
-func encodeIndex(ix index) []byte {
-	b := make([]byte, 0, 64+len(ix.folders)*32+len(ix.infos)*256)
+// encodeIndex writes ix in the index's own layout: the magic; the sessions
+// folder (root) it was written for; the number of folders, then each
+// folder's path and stamp; the number of entries, then per entry its
+// fields in a fixed order, strings prefixed with their length, numbers as
+// varints. An entry's log is named by its full path, so that a list of the
+// same root takes each Info.Path from the index as it is (making 10,000
+// paths was a tenth of the memory a list touched). It is read back in one
+// pass with one copy (or mapping) of the file (decodeIndex).
+func encodeIndex(ix index, root string) []byte {
+	b := make([]byte, 0, 64+len(ix.folders)*32+len(ix.infos)*(256+len(root)))
 	b = append(b, indexMagic...)
+	b = appendString(b, root)
 	b = binary.AppendUvarint(b, uint64(len(ix.folders)))
 	for rel, st := range ix.folders {
 		b = appendString(b, rel)
@@ -40,7 +44,8 @@ func encodeIndex(ix index) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ix.infos)))
 	for i := range ix.infos {
 		m := &ix.meta[i]
-		b = appendString(b, m.rel)
+		b = binary.AppendUvarint(b, uint64(len(root)+1+len(m.rel)))
+		b = append(append(append(b, root...), '/'), m.rel...)
 		b = binary.AppendVarint(b, m.size)
 		b = binary.AppendVarint(b, m.mod)
 		flags := uint64(0)
@@ -84,17 +89,18 @@ func appendTime(b []byte, t time.Time) []byte {
 	return binary.AppendUvarint(b, uint64(t.Nanosecond()))
 }
 
-// decodeIndex reads what encodeIndex wrote. Every string it returns is a
-// slice of data itself, and the entries' paths (root joined to each
-// entry's) share one allocation, so 10,000 entries cost a handful of
-// allocations. data becomes those strings' memory: the caller must not
-// change it after.
+// decodeIndex reads what encodeIndex wrote, for the sessions folder root.
+// Every string it returns is a slice of data itself (when the index was
+// written for another root, the entries' paths are made again, in one
+// allocation), so 10,000 entries cost a handful of allocations. data
+// becomes those strings' memory: the caller must not change it after.
 func decodeIndex(data []byte, root string) (index, error) {
 	d := indexDecoder{buf: data, str: unsafe.String(unsafe.SliceData(data), len(data))}
 	if len(data) < len(indexMagic) || d.str[:len(indexMagic)] != indexMagic {
 		return index{}, errIndexDamaged
 	}
 	d.off = len(indexMagic)
+	wrote := d.string() // the root it was written for
 	nf := d.uvarint()
 	if d.err != nil || nf > uint64(len(data)) { // each folder takes bytes: a larger count is damage
 		return index{}, errIndexDamaged
@@ -115,14 +121,17 @@ func decodeIndex(data []byte, root string) (index, error) {
 	ix.infos, ix.meta = make([]Info, n), make([]entryMeta, n)
 	pathBytes := 0
 	for i := range ix.infos {
-		m := &ix.meta[i]
-		m.rel = d.string()
+		m, in := &ix.meta[i], &ix.infos[i]
+		in.Path = d.string()
+		if len(in.Path) <= len(wrote) || in.Path[:len(wrote)] != wrote || in.Path[len(wrote)] != '/' {
+			return index{}, errIndexDamaged
+		}
+		m.rel = in.Path[len(wrote)+1:]
 		pathBytes += len(root) + 1 + len(m.rel)
 		m.size = d.varint()
 		m.mod = d.varint()
 		flags := d.uvarint()
 		m.link = flags&1 != 0
-		in := &ix.infos[i]
 		in.ID, in.Workspace, in.Model, in.Parent = d.string(), d.string(), d.string(), d.string()
 		in.Title, in.Prompt, in.Problem = d.string(), d.string(), d.string()
 		in.Created, in.Updated = d.time(), d.time()
@@ -134,7 +143,10 @@ func decodeIndex(data []byte, root string) (index, error) {
 	if d.off != len(data) {
 		return index{}, errIndexDamaged
 	}
-	// The full paths, in one string.
+	if wrote == root {
+		return ix, nil
+	}
+	// The home moved: the full paths again, in one string.
 	var sb strings.Builder
 	sb.Grow(pathBytes)
 	for i := range ix.meta {

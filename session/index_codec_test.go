@@ -23,10 +23,19 @@ func TestIndexCodec(t *testing.T) {
 		ID: "cccc", Path: "/h/sessions/2026/03/04/090000-cccc.jsonl", Created: utc, Updated: mod,
 	})
 	ix.add(entryMeta{rel: "2026/03/04/110000-bbbb.jsonl", size: -1}, Info{ID: "bbbb", Path: "/h/sessions/2026/03/04/110000-bbbb.jsonl", Problem: "broken"})
-	data := encodeIndex(ix)
+	data := encodeIndex(ix, "/h/sessions")
 	got, err := decodeIndex(append([]byte(nil), data...), "/h/sessions")
 	if err != nil {
 		t.Fatal(err)
+	}
+	moved, err := decodeIndex(append([]byte(nil), data...), "/elsewhere/sessions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range moved.infos {
+		if want := "/elsewhere/sessions/" + ix.meta[i].rel; moved.infos[i].Path != want || moved.meta[i].rel != ix.meta[i].rel {
+			t.Errorf("read for a moved home: path %q, rel %q; want %q", moved.infos[i].Path, moved.meta[i].rel, want)
+		}
 	}
 	if !reflect.DeepEqual(got.folders, ix.folders) {
 		t.Errorf("folders %+v, want %+v", got.folders, ix.folders)
