@@ -2,7 +2,6 @@ package session
 
 import (
 	"os"
-	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -39,18 +38,16 @@ func statIn(dir string) dirStat {
 // stat returns the size and modification time of the file name in the
 // folder, following a symbolic link as os.Stat does.
 func (d dirStat) stat(name string) logStat {
-	if d.f == nil {
-		st, err := os.Stat(d.dir + string(os.PathSeparator) + name)
-		if err != nil {
-			return logStat{err: err}
-		}
-		ls := logStat{size: st.Size(), mod: st.ModTime()}
-		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-			ls.stamp = folderStamp{ino: sys.Ino, ctime: time.Unix(sys.Ctim.Unix()).UnixNano(), mtime: ls.mod.UnixNano()}
-		}
-		return ls
-	}
+	path := d.dir + string(os.PathSeparator) + name
 	var st unix.Stat_t
+	var err error
+	if d.f == nil {
+		err = ignoringEINTR(func() error { return unix.Stat(path, &st) })
+		if err != nil {
+			return logStat{err: &os.PathError{Op: "stat", Path: path, Err: err}}
+		}
+		return statOf(&st)
+	}
 	rc, err := d.f.SyscallConn()
 	if err == nil {
 		cerr := rc.Control(func(fd uintptr) {
@@ -61,10 +58,15 @@ func (d dirStat) stat(name string) logStat {
 		}
 	}
 	if err != nil {
-		return logStat{err: &os.PathError{Op: "stat", Path: d.dir + string(os.PathSeparator) + name, Err: err}}
+		return logStat{err: &os.PathError{Op: "stat", Path: path, Err: err}}
 	}
+	return statOf(&st)
+}
+
+// statOf is what the index compares of a stat.
+func statOf(st *unix.Stat_t) logStat {
 	mod := time.Unix(st.Mtim.Unix())
-	return logStat{size: st.Size, mod: mod, stamp: folderStamp{ino: st.Ino, ctime: time.Unix(st.Ctim.Unix()).UnixNano(), mtime: mod.UnixNano()}}
+	return logStat{size: st.Size, mod: mod, stamp: folderStamp{ino: uint64(st.Ino), ctime: time.Unix(st.Ctim.Unix()).UnixNano(), mtime: mod.UnixNano()}}
 }
 
 // close releases the folder.

@@ -1,10 +1,6 @@
 package session
 
-import (
-	"path/filepath"
-
-	"golang.org/x/sys/unix"
-)
+import "path/filepath"
 
 // markFolder sets the modification time of the folder holding a log to
 // now, which also moves its change time: the mark that tells List a log
@@ -17,8 +13,7 @@ func markFolder(dir string) {
 	if dir == "" {
 		return
 	}
-	now := []unix.Timespec{{Nsec: unix.UTIME_NOW}, {Nsec: unix.UTIME_NOW}} // both now: write access is enough
-	_ = ignoringEINTR(func() error { return unix.UtimesNanoAt(unix.AT_FDCWD, dir, now, 0) })
+	touchNow(dir)
 }
 
 // logFolder is the folder to mark for the log at path: "" for a path
