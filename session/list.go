@@ -3,7 +3,6 @@ package session
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,128 +54,17 @@ const (
 	promptRunes = 200
 )
 
-// List returns the sessions under Dir(home) that hold a message (see
-// Info.empty), the most recently used first
-// (then the newest created). It reads each file's header and scans its
-// lines without decoding them.
-//
-// What it read is kept in an index beside the logs (see indexName): a log
-// whose size and modification time did not change is not read again, and
-// the index is rebuilt when it is missing or damaged. The index is a cache:
-// failing to write it costs the next list its speed, nothing else.
-func List(home string) ([]Info, error) {
-	ix := loadIndex(home)
-	out := make([]Info, 0, len(ix))
-	paths := make([]string, 0, len(ix))
-	changed := false
-	err := walkDayNames(home, func(dir string, names []string) bool {
-		// Each log is stated by its name in the open folder: 10,000 stats
-		// by full path spent most of a list walking the same folders.
-		stat := statIn(dir)
-		defer stat.close()
-		for _, name := range names {
-			f := filepath.Join(dir, name)
-			paths = append(paths, f)
-			in, c := ix.infoStat(f, stat.stat(name))
-			changed = changed || c
-			if !in.empty() {
-				out = append(out, in)
-			}
-		}
-		return false
-	})
-	if err != nil {
-		return nil, err
+// compareInfos orders sessions the most recently used first, then the
+// newest created, then by path, descending (paths differ: the order is
+// total).
+func compareInfos(a, b *Info) int {
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
 	}
-	if ix.prune(paths) || changed {
-		_ = ix.save(home) // a cache: see above
+	if c := b.Created.Compare(a.Created); c != 0 {
+		return c
 	}
-	sortInfos(out)
-	return out, nil
-}
-
-// ListIndexed returns the sessions the index beside the logs holds, in
-// List's order, without reading a folder or stating a log: what a picker
-// can show at once while List checks them. A row may be out of date (its
-// log continued or removed since it was indexed), so what is chosen from
-// it must be found again (Find); sessions not yet indexed are missing, and
-// without an index the list is empty.
-func ListIndexed(home string) []Info {
-	ix := loadIndex(home)
-	out := make([]Info, 0, len(ix))
-	for _, e := range ix {
-		if !e.Info.empty() {
-			out = append(out, e.Info)
-		}
-	}
-	sortShuffled(out)
-	return out
-}
-
-// sortInfos orders sessions the most recently used first, then the newest
-// created, then by path, descending (paths differ: the order is total).
-// List's are nearly in order already (the day folders are read newest
-// first): a stable sort of them in place costs little.
-func sortInfos(out []Info) {
-	slices.SortStableFunc(out, func(a, b Info) int {
-		if c := b.Updated.Compare(a.Updated); c != 0 {
-			return c
-		}
-		if c := b.Created.Compare(a.Created); c != 0 {
-			return c
-		}
-		return strings.Compare(b.Path, a.Path)
-	})
-}
-
-// sortShuffled is sortInfos for sessions in no order (the index's map): it
-// sorts small keys and then moves each Info once, in place. Sorting the
-// 200-byte Infos themselves from a random order was 38% of ListIndexed
-// (pprof, 10,000 sessions).
-func sortShuffled(out []Info) {
-	type key struct {
-		updated, created int64 // seconds
-		updatedNs        int32
-		createdNs        int32
-		i                int
-	}
-	keys := make([]key, len(out))
-	for i := range out {
-		u, c := out[i].Updated, out[i].Created
-		keys[i] = key{updated: u.Unix(), updatedNs: int32(u.Nanosecond()), created: c.Unix(), createdNs: int32(c.Nanosecond()), i: i}
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		switch {
-		case a.updated != b.updated:
-			return cmp.Compare(b.updated, a.updated)
-		case a.updatedNs != b.updatedNs:
-			return cmp.Compare(b.updatedNs, a.updatedNs)
-		case a.created != b.created:
-			return cmp.Compare(b.created, a.created)
-		case a.createdNs != b.createdNs:
-			return cmp.Compare(b.createdNs, a.createdNs)
-		}
-		return strings.Compare(out[b.i].Path, out[a.i].Path)
-	})
-	// out[i] takes the Info at keys[i].i: follow each cycle of the
-	// permutation once.
-	done := make([]bool, len(out))
-	for start := range out {
-		if done[start] {
-			continue
-		}
-		held := out[start]
-		for j := start; ; {
-			done[j] = true
-			from := keys[j].i
-			if from == start {
-				out[j] = held
-				break
-			}
-			out[j] = out[from]
-			j = from
-		}
-	}
+	return strings.Compare(b.Path, a.Path)
 }
 
 // Latest returns the most recently used session of workspace: the one whose

@@ -8,11 +8,13 @@ import (
 )
 
 // logStat is what the index compares to know a log unchanged: its size and
-// modification time, or why they could not be read.
+// modification time, or why they could not be read. For a folder, stamp
+// is what says whether an entry was added or removed in it since.
 type logStat struct {
-	size int64
-	mod  time.Time
-	err  error
+	size  int64
+	mod   time.Time
+	stamp folderStamp
+	err   error
 }
 
 // dirStat states files by their name in one open folder (fstatat), which
@@ -36,14 +38,16 @@ func statIn(dir string) dirStat {
 // stat returns the size and modification time of the file name in the
 // folder, following a symbolic link as os.Stat does.
 func (d dirStat) stat(name string) logStat {
-	if d.f == nil {
-		st, err := os.Stat(d.dir + string(os.PathSeparator) + name)
-		if err != nil {
-			return logStat{err: err}
-		}
-		return logStat{size: st.Size(), mod: st.ModTime()}
-	}
+	path := d.dir + string(os.PathSeparator) + name
 	var st unix.Stat_t
+	var err error
+	if d.f == nil {
+		err = ignoringEINTR(func() error { return unix.Stat(path, &st) })
+		if err != nil {
+			return logStat{err: &os.PathError{Op: "stat", Path: path, Err: err}}
+		}
+		return statOf(&st)
+	}
 	rc, err := d.f.SyscallConn()
 	if err == nil {
 		cerr := rc.Control(func(fd uintptr) {
@@ -54,9 +58,15 @@ func (d dirStat) stat(name string) logStat {
 		}
 	}
 	if err != nil {
-		return logStat{err: &os.PathError{Op: "stat", Path: d.dir + string(os.PathSeparator) + name, Err: err}}
+		return logStat{err: &os.PathError{Op: "stat", Path: path, Err: err}}
 	}
-	return logStat{size: st.Size, mod: time.Unix(st.Mtim.Unix())}
+	return statOf(&st)
+}
+
+// statOf is what the index compares of a stat.
+func statOf(st *unix.Stat_t) logStat {
+	mod := time.Unix(st.Mtim.Unix())
+	return logStat{size: st.Size, mod: mod, stamp: folderStamp{ino: uint64(st.Ino), ctime: time.Unix(st.Ctim.Unix()).UnixNano(), mtime: mod.UnixNano()}}
 }
 
 // close releases the folder.

@@ -32,6 +32,7 @@ func (s *Session) Reopen(opts ...Option) (*Writer, error) {
 	}
 	if int64(s.loaded.validEnd) < st.Size() {
 		err = f.Truncate(int64(s.loaded.validEnd))
+		markFolder(logFolder(s.Path))
 		if err == nil {
 			err = f.Sync()
 		}

@@ -35,6 +35,8 @@ type Writer struct {
 	// the first turn, or Close): neither Create nor the first request
 	// waits for the disk, and a log lost before then held only a header.
 	syncDir string
+	// folder is the log's folder, marked at each write (markFolder).
+	folder string
 
 	mu      sync.Mutex
 	seq     int64
@@ -97,6 +99,7 @@ func Create(home string, h Header, opts ...Option) (*Writer, error) {
 	err = newEncoder().appendHeader(&line, h)
 	if err == nil {
 		_, err = f.Write(line.Bytes())
+		markFolder(dir) // the file's creation marked it; the header is news too
 	}
 	if err != nil {
 		_ = f.Close()
@@ -126,6 +129,7 @@ func OpenAppend(path string, opts ...Option) (*Writer, error) {
 	}
 	if p.validEnd < len(data) {
 		err = f.Truncate(int64(p.validEnd))
+		markFolder(logFolder(path))
 		if err == nil {
 			err = f.Sync()
 		}
@@ -160,6 +164,7 @@ func newWriter(out sink, path string, h Header, lastSeq int64, o options) *Write
 		wake:    make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		syncDir: o.syncDir,
+		folder:  logFolder(path),
 	}
 	go w.run()
 	return w
@@ -447,7 +452,9 @@ func (w *Writer) write(enc *encoder, buf *bytes.Buffer, batch []Record) error {
 			return err
 		}
 	}
+	markFolder(w.folder)
 	_, err := w.out.Write(buf.Bytes())
+	markFolder(w.folder)
 	if buf.Cap() > 1<<20 {
 		*buf = bytes.Buffer{} // do not hold on to the memory of one huge batch
 	}

@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"text/tabwriter"
+	"time"
+
+	"github.com/ternhq/tern/session"
 )
 
 // TestSessionTableMatchesTabwriter checks that the table of tern sessions
@@ -57,5 +61,45 @@ func TestSessionTableMatchesTabwriter(t *testing.T) {
 				t.Errorf("table differs from tabwriter's:\n got %q\nwant %q", got.String(), want.String())
 			}
 		})
+	}
+}
+
+// TestSessionListMatchesRows checks that the table written straight from
+// the sessions is byte for byte the one their rows make, with and without
+// --all, for plain sessions and for the cells that need cleaning, tabs, a
+// problem, wide text and the bytes that send it the rows' way.
+func TestSessionListMatchesRows(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 1, 21, 49, 0, 0, time.UTC)
+	plain := session.Info{ID: "gen0000000000002710", Updated: at, Model: "gen/model", Title: "generated session 9999", Messages: 11, Workspace: "/w"}
+	tests := []struct {
+		name  string
+		infos []session.Info
+	}{
+		{"none", nil},
+		{"plain", []session.Info{plain, {ID: "abcd", Updated: at.Add(-time.Hour), Model: "a-much-longer/model-name", Title: "short", Messages: 3, Workspace: "/w"}}},
+		{"wide, empty, a tab in a title", []session.Info{plain, {ID: "ééé", Updated: at, Title: "日本語\tのタイトル", Messages: 12345}, {Updated: at}}},
+		{"a problem", []session.Info{plain, {ID: "bad", Updated: at, Problem: "the header line is incomplete"}}},
+		{"escapes to clean", []session.Info{plain, {ID: "esc", Updated: at, Model: "m\x1b[31m", Title: "red \x1b[31mtitle\u202e", Workspace: "/w\x07"}}},
+		{"models alternate", []session.Info{plain, {ID: "x", Updated: at, Model: "other", Title: "t"}, plain}},
+		{"a tab in the id", []session.Info{plain, {ID: "a\tb", Updated: at, Title: "t"}}},
+		{"form feed, vertical tab, newline, 0xff", []session.Info{plain, {ID: "i\vd", Updated: at, Model: "m\fx", Title: "t\xffu"}, {ID: "n", Model: "mo\ndel", Updated: at}}},
+	}
+	for _, tc := range tests {
+		for _, all := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s all=%v", tc.name, all), func(t *testing.T) {
+				t.Parallel()
+				var want, got bytes.Buffer
+				if err := writeSessionRows(&want, tc.infos, all); err != nil {
+					t.Fatal(err)
+				}
+				if err := writeSessionList(&got, tc.infos, all); err != nil {
+					t.Fatal(err)
+				}
+				if got.String() != want.String() {
+					t.Errorf("table differs from the rows':\n got %q\nwant %q", got.String(), want.String())
+				}
+			})
+		}
 	}
 }
