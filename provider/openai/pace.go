@@ -79,6 +79,9 @@ type pacedBody struct {
 	due     time.Time // from when Read takes any data, however small
 
 	timer *time.Timer // Read's, for its waits
+	// mark, when set, holds small segments in the kernel between fill's
+	// reads (dial.go); nil reads the body as it is.
+	mark streamMarker
 }
 
 func newPacedBody(ctx context.Context, r io.Reader) *pacedBody {
@@ -173,6 +176,10 @@ func (p *pacedBody) sleep(d time.Duration) error {
 // fill is the reading goroutine: it appends what arrives to buf, marks the
 // end when it sees it, and wakes Read when what it waits for is there.
 func (p *pacedBody) fill() {
+	if p.mark != nil {
+		p.mark.stream(true)
+		defer p.mark.stream(false)
+	}
 	chunk := make([]byte, readChunk)
 	var gap *time.Timer
 	defer func() {

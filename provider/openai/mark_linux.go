@@ -1,0 +1,138 @@
+package openai
+
+import (
+	"io"
+	"net"
+	"os"
+	"sync/atomic"
+	"syscall"
+)
+
+// Bounds of the raised mark. It is a quarter of the socket's receive
+// buffer, so that raising it never grows the buffer nor clamps the window
+// (tcp_set_rcvlowat does both for a mark the buffer cannot hold twice).
+// Reaching it only wakes the poller, as every segment did before.
+const (
+	minMark = 4 << 10
+	maxMark = 64 << 10
+)
+
+// markConn is a TCP connection whose receive low mark is raised between
+// the reads of a streaming answer (dial.go says why). Its reads are
+// sequential, as net.Conn's users make them; stream may be called from any
+// goroutine.
+type markConn struct {
+	net.Conn
+	raw syscall.RawConn
+	// streaming says an answer streams; raised that the socket's mark is
+	// high. Only Read changes the socket's mark.
+	streaming atomic.Bool
+	raised    atomic.Bool
+	// broken stops raising the mark after setsockopt failed once.
+	broken atomic.Bool
+	high   int // the raised mark, chosen at the first raise; Read's only
+}
+
+// markable wraps a TCP connection in a markConn; other connections are
+// returned as they are.
+func markable(c net.Conn) net.Conn {
+	tc, ok := c.(*net.TCPConn)
+	if !ok {
+		return c
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return c
+	}
+	return &markConn{Conn: c, raw: raw}
+}
+
+func (c *markConn) stream(on bool) { c.streaming.Store(on) }
+
+// Read returns what the socket holds. While an answer streams it first
+// reads without parking, whatever the mark; when that finds nothing, and
+// always otherwise, it lowers the mark to one byte before the ordinary
+// read that parks, so any byte, the end or an error wakes it.
+func (c *markConn) Read(b []byte) (int, error) {
+	if len(b) > 0 && c.streaming.Load() {
+		if n, err, ok := c.readNow(b); ok {
+			if err == nil {
+				c.raise()
+			}
+			return n, err
+		}
+	}
+	c.lower()
+	n, err := c.Conn.Read(b)
+	if err == nil && c.streaming.Load() {
+		c.raise()
+	}
+	return n, err
+}
+
+// readNow reads what the socket holds without waiting; ok is false when it
+// holds nothing (or the read was interrupted, or the connection is closed
+// or past its deadline, which the ordinary read reports as usual).
+func (c *markConn) readNow(b []byte) (n int, err error, ok bool) {
+	var errno error
+	if rerr := c.raw.Read(func(fd uintptr) bool {
+		n, errno = syscall.Read(int(fd), b)
+		return true
+	}); rerr != nil {
+		return 0, nil, false
+	}
+	switch {
+	case errno == syscall.EAGAIN || errno == syscall.EINTR:
+		return 0, nil, false
+	case errno != nil:
+		// As net.Conn's Read reports it; the socket's error is consumed.
+		return 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Source: c.LocalAddr(), Addr: c.RemoteAddr(),
+			Err: os.NewSyscallError("read", errno)}, true
+	case n == 0:
+		return 0, io.EOF, true
+	}
+	return n, nil, true
+}
+
+// raise sets the socket's mark high unless it is.
+func (c *markConn) raise() {
+	if c.raised.Load() || c.broken.Load() {
+		return
+	}
+	if c.high == 0 {
+		c.high = minMark
+		_ = c.raw.Control(func(fd uintptr) {
+			if buf, err := syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF); err == nil {
+				c.high = min(max(buf/4, minMark), maxMark)
+			}
+		})
+	}
+	if c.setMark(c.high) {
+		c.raised.Store(true)
+	}
+}
+
+// lower sets the socket's mark back to one byte if it was raised. Setting
+// it makes the socket readable at once if anything waits (the kernel
+// checks), and the read after it tries the socket before it parks anyway.
+func (c *markConn) lower() {
+	if !c.raised.Load() {
+		return
+	}
+	if c.setMark(1) {
+		c.raised.Store(false)
+	}
+}
+
+// setMark sets the socket's SO_RCVLOWAT; after a failure the mark is no
+// longer raised.
+func (c *markConn) setMark(v int) bool {
+	var serr error
+	if err := c.raw.Control(func(fd uintptr) {
+		serr = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVLOWAT, v)
+	}); err != nil || serr != nil {
+		c.broken.Store(true)
+		return false
+	}
+	return true
+}
