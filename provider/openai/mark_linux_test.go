@@ -1,0 +1,229 @@
+package openai
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// loopback returns a markConn dialled to a fresh listener and the server's
+// end of it.
+func loopback(t *testing.T) (*markConn, *net.TCPConn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	d, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := markable(d).(*markConn)
+	if !ok {
+		t.Fatalf("markable(%T) is not a *markConn", d)
+	}
+	t.Cleanup(func() { _ = c.Close(); _ = s.Close() })
+	return c, s.(*net.TCPConn)
+}
+
+// markNow is the socket's SO_RCVLOWAT.
+func markNow(t *testing.T, c *markConn) int {
+	t.Helper()
+	var v int
+	var gerr error
+	if err := c.raw.Control(func(fd uintptr) {
+		v, gerr = syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVLOWAT)
+	}); err != nil || gerr != nil {
+		t.Fatalf("getsockopt: %v %v", err, gerr)
+	}
+	return v
+}
+
+type readResult struct {
+	s   string
+	err error
+	at  time.Time
+}
+
+// startRead reads c once in a goroutine.
+func startRead(c net.Conn) <-chan readResult {
+	ch := make(chan readResult, 1)
+	go func() {
+		b := make([]byte, 64)
+		n, err := c.Read(b)
+		ch <- readResult{string(b[:n]), err, time.Now()}
+	}()
+	return ch
+}
+
+// within waits at most d for a read's result.
+func within(t *testing.T, ch <-chan readResult, d time.Duration) readResult {
+	t.Helper()
+	select {
+	case r := <-ch:
+		return r
+	case <-time.After(d):
+		t.Fatalf("the read did not return within %v", d)
+		return readResult{}
+	}
+}
+
+// raised starts streaming on c and reads a first byte, which raises the
+// mark.
+func raised(t *testing.T, c *markConn, s net.Conn) {
+	t.Helper()
+	c.stream(true)
+	if _, err := s.Write([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if r := within(t, startRead(c), time.Second); r.s != "a" || r.err != nil {
+		t.Fatalf("first read = %q, %v", r.s, r.err)
+	}
+	if m := markNow(t, c); m <= 1 || m != c.high {
+		t.Fatalf("mark after a streaming read = %d, want the raised %d", m, c.high)
+	}
+}
+
+// parked waits until a read has had time to park, and checks the mark is
+// one byte then.
+func parked(t *testing.T, c *markConn) {
+	t.Helper()
+	time.Sleep(30 * time.Millisecond)
+	if m := markNow(t, c); m != 1 {
+		t.Errorf("mark while a read is parked = %d, want 1: a small piece would not wake it", m)
+	}
+}
+
+// TestMarkConnNeverStalls drives a markConn through what a streaming
+// answer's connection meets: each case ends with a read that must return
+// its bytes, the end or the error at once.
+func TestMarkConnNeverStalls(t *testing.T) {
+	t.Parallel()
+	const soon = 500 * time.Millisecond // a stall waits forever; a slow CI machine takes a few ms
+	cases := []struct {
+		name string
+		run  func(t *testing.T, c *markConn, s *net.TCPConn)
+	}{
+		{"data below the raised mark is read without waiting for more", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			_, _ = s.Write([]byte("bc"))
+			time.Sleep(20 * time.Millisecond)
+			if r := within(t, startRead(c), soon); r.s != "bc" || r.err != nil {
+				t.Fatalf("read = %q, %v, want bc", r.s, r.err)
+			}
+		}},
+		{"a read that finds nothing parks at a mark of one and wakes for a byte", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			ch := startRead(c)
+			parked(t, c)
+			sent := time.Now()
+			_, _ = s.Write([]byte("z"))
+			r := within(t, ch, soon)
+			if r.s != "z" || r.err != nil {
+				t.Fatalf("read = %q, %v, want z", r.s, r.err)
+			}
+			if d := r.at.Sub(sent); d > 200*time.Millisecond {
+				t.Errorf("a byte after a pause was read %v after it was sent", d)
+			}
+			if m := markNow(t, c); m != c.high {
+				t.Errorf("mark after the parked read = %d, want %d again", m, c.high)
+			}
+		}},
+		{"a FIN wakes a parked read", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			ch := startRead(c)
+			parked(t, c)
+			_ = s.Close()
+			if r := within(t, ch, soon); r.err != io.EOF {
+				t.Fatalf("read = %q, %v, want io.EOF", r.s, r.err)
+			}
+		}},
+		{"a last piece below the mark and a FIN are read in order", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			_, _ = s.Write([]byte("tail"))
+			_ = s.Close()
+			time.Sleep(20 * time.Millisecond)
+			if r := within(t, startRead(c), soon); r.s != "tail" || r.err != nil {
+				t.Fatalf("read = %q, %v, want tail", r.s, r.err)
+			}
+			if r := within(t, startRead(c), soon); r.err != io.EOF {
+				t.Fatalf("read after the tail = %q, %v, want io.EOF", r.s, r.err)
+			}
+		}},
+		{"a reset wakes a parked read with ECONNRESET", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			ch := startRead(c)
+			parked(t, c)
+			_ = s.SetLinger(0)
+			_ = s.Close()
+			if r := within(t, ch, soon); !errors.Is(r.err, syscall.ECONNRESET) {
+				t.Fatalf("read = %q, %v, want ECONNRESET", r.s, r.err)
+			}
+		}},
+		{"a reset between reads is reported by the read that does not park", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			_ = s.SetLinger(0)
+			_ = s.Close()
+			time.Sleep(20 * time.Millisecond)
+			r := within(t, startRead(c), soon)
+			var op *net.OpError
+			if !errors.Is(r.err, syscall.ECONNRESET) || !errors.As(r.err, &op) || op.Op != "read" {
+				t.Fatalf("read = %q, %v, want a read *net.OpError for ECONNRESET", r.s, r.err)
+			}
+		}},
+		{"a read deadline ends a parked read", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			_ = c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+			if r := within(t, startRead(c), soon); !errors.Is(r.err, os.ErrDeadlineExceeded) {
+				t.Fatalf("read = %q, %v, want the deadline", r.s, r.err)
+			}
+		}},
+		{"closing the connection ends a parked read", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			ch := startRead(c)
+			parked(t, c)
+			_ = c.Close()
+			if r := within(t, ch, soon); !errors.Is(r.err, net.ErrClosed) {
+				t.Fatalf("read = %q, %v, want net.ErrClosed", r.s, r.err)
+			}
+		}},
+		{"the end of streaming lowers the mark at the next read", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			raised(t, c, s)
+			c.stream(false)
+			ch := startRead(c)
+			parked(t, c)
+			_, _ = s.Write([]byte("next"))
+			if r := within(t, ch, soon); r.s != "next" || r.err != nil {
+				t.Fatalf("read = %q, %v, want next", r.s, r.err)
+			}
+			if m := markNow(t, c); m != 1 {
+				t.Errorf("mark after streaming = %d, want 1", m)
+			}
+		}},
+		{"a connection that does not stream keeps a mark of one", func(t *testing.T, c *markConn, s *net.TCPConn) {
+			_, _ = s.Write([]byte("x"))
+			if r := within(t, startRead(c), soon); r.s != "x" || r.err != nil {
+				t.Fatalf("read = %q, %v, want x", r.s, r.err)
+			}
+			if m := markNow(t, c); m != 1 {
+				t.Errorf("mark = %d, want 1", m)
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, s := loopback(t)
+			tc.run(t, c, s)
+		})
+	}
+}
