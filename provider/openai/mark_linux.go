@@ -4,8 +4,10 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Bounds of the raised mark. It is a quarter of the socket's receive
@@ -19,11 +21,15 @@ const (
 
 // markConn is a TCP connection whose receive low mark is raised between
 // the reads of a streaming answer (dial.go says why). Its reads are
-// sequential, as net.Conn's users make them; stream may be called from any
-// goroutine.
+// sequential, as net.Conn's users make them; stream and Close may be called
+// from any goroutine.
 type markConn struct {
 	net.Conn
 	raw syscall.RawConn
+	// closed is closed by Close: it ends a nap.
+	closed    chan struct{}
+	closeOnce sync.Once
+	nap       *time.Timer // Read's
 	// streaming says an answer streams; raised that the socket's mark is
 	// high. Only Read changes the socket's mark.
 	streaming atomic.Bool
@@ -44,18 +50,36 @@ func markable(c net.Conn) net.Conn {
 	if err != nil {
 		return c
 	}
-	return &markConn{Conn: c, raw: raw}
+	return &markConn{Conn: c, raw: raw, closed: make(chan struct{})}
 }
 
 func (c *markConn) stream(on bool) { c.streaming.Store(on) }
 
-// Read returns what the socket holds. While an answer streams it first
-// reads without parking, whatever the mark; when that finds nothing, and
-// always otherwise, it lowers the mark to one byte before the ordinary
-// read that parks, so any byte, the end or an error wakes it.
+// Close closes the connection and ends a read's nap.
+func (c *markConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.Conn.Close()
+}
+
+// Read returns what the socket holds. While an answer streams it reads
+// without parking, whatever the mark; when the socket holds nothing it
+// naps for readGap with the mark raised, so the segments arriving
+// meanwhile wake no one, and looks again: reading on this clock, rather
+// than once per read of the body, is what paces a body read through TLS,
+// which hands on one record per read. When the socket still holds nothing
+// (a pause), and always when no answer streams, it lowers the mark to one
+// byte before the ordinary read that parks, so any byte, the end or an
+// error wakes it at once.
 func (c *markConn) Read(b []byte) (int, error) {
 	if len(b) > 0 && c.streaming.Load() {
-		if n, err, ok := c.readNow(b); ok {
+		n, err, ok := c.readNow(b)
+		if !ok {
+			c.raise()
+			if c.sleep() {
+				n, err, ok = c.readNow(b)
+			}
+		}
+		if ok {
 			if err == nil {
 				c.raise()
 			}
@@ -92,6 +116,22 @@ func (c *markConn) readNow(b []byte) (n int, err error, ok bool) {
 		return 0, io.EOF, true
 	}
 	return n, nil, true
+}
+
+// sleep waits readGap; it is false when the connection closed meanwhile.
+func (c *markConn) sleep() bool {
+	if c.nap == nil {
+		c.nap = time.NewTimer(readGap)
+	} else {
+		c.nap.Reset(readGap)
+	}
+	select {
+	case <-c.nap.C:
+		return true
+	case <-c.closed:
+		c.nap.Stop()
+		return false
+	}
 }
 
 // raise sets the socket's mark high unless it is.

@@ -211,8 +211,8 @@ func (p *pacedBody) fill() {
 		if err != nil {
 			return
 		}
-		if end || n >= fastRead {
-			continue // a large read: more is likely waiting
+		if end || n >= fastRead || p.mark != nil {
+			continue // a large read: more is likely waiting; a marked connection paces its reads itself
 		}
 		// Small pieces: let more arrive before the next read.
 		if gap == nil {
