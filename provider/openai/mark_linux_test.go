@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -226,4 +228,53 @@ func TestMarkConnNeverStalls(t *testing.T) {
 			tc.run(t, c, s)
 		})
 	}
+}
+
+// readSyscalls is how many read system calls the process has made.
+func readSyscalls(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		t.Skipf("no /proc/self/io: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscr: "); ok {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Skip("no syscr in /proc/self/io")
+	return 0
+}
+
+// TestMarkedConnReadsAtMostEveryGap guards what the mark is for: a
+// gateway writing a token every millisecond is read about once per
+// readGap, not once per token, and the socket is never read in a busy loop
+// by a read that does not park. Not parallel: it counts the process's
+// read system calls.
+func TestMarkedConnReadsAtMostEveryGap(t *testing.T) {
+	const tokens = 400
+	ev := sse(delta(`{"content":"tok."}`))
+	g := &scripted{steps: manyTokens(tokens, time.Millisecond, func(string) string { return ev }, sse(finishChunk("stop"))+"data: [DONE]\n\n")}
+	p := scriptedProvider(t, g, overHTTP, nil)
+	before := readSyscalls(t)
+	start := time.Now()
+	s := streamOnce(t, p, 0, 10*time.Second)
+	took := time.Since(start)
+	reads := readSyscalls(t) - before
+	wantText(t, s, strings.Repeat("tok.", tokens), nil)
+	if !s.marked {
+		t.Fatal("the connection did not hold small segments")
+	}
+	// The count is the process's: besides a read that finds data and one
+	// that finds none before each nap, the runtime reads its poller's
+	// wake-up descriptor, and the server reads the request. A read per
+	// token would add one a millisecond, a busy loop thousands.
+	if most := 6*int(took/readGap) + 40; reads > most {
+		t.Errorf("%d read system calls in %v, want at most %d (a few per %v)", reads, took.Round(time.Millisecond), most, readGap)
+	}
+	t.Logf("%d read system calls in %v", reads, took.Round(time.Millisecond))
 }
