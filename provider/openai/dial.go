@@ -27,7 +27,11 @@ import (
 // the environment, TLS, HTTP/2, keep-alive and its timeouts) on a transport
 // of the provider's own, whose TCP connections can hold small segments.
 func newHTTPClient() *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
+	def, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return &http.Client{} // replaced by a program that knows better
+	}
+	tr := def.Clone()
 	dial := tr.DialContext
 	if dial == nil {
 		dial = (&net.Dialer{}).DialContext

@@ -53,12 +53,16 @@ type scripted struct {
 	steps  []step
 	ending ending
 
+	// proto is the HTTP major version of the last request.
+	proto atomic.Int32
+
 	mu sync.Mutex
 	at map[string]time.Time
 }
 
 func (g *scripted) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = io.Copy(io.Discard, r.Body)
+	g.proto.Store(int32(r.ProtoMajor))
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	w.(http.Flusher).Flush()
@@ -385,6 +389,9 @@ func TestOwnConnectionsNeverStallAnAnswer(t *testing.T) {
 					s := streamOnce(t, p, tc.cancel, limit)
 					if want := runtime.GOOS == "linux" && path != overH2; s.marked != want {
 						t.Errorf("answer %d: the connection holds small segments: %v, want %v", i+1, s.marked, want)
+					}
+					if want := map[bool]int32{true: 2, false: 1}[path == overH2]; g.proto.Load() != want {
+						t.Errorf("answer %d came over HTTP/%d, want HTTP/%d", i+1, g.proto.Load(), want)
 					}
 					tc.check(t, g, s)
 				}
