@@ -26,6 +26,9 @@ const (
 	overTLS   = "tls"
 	overProxy = "tls through a CONNECT proxy"
 	overH2    = "http2"
+	// overTLSOwn is TLS on a client the caller supplies, whose
+	// connections are not tern's to mark.
+	overTLSOwn = "tls on a caller's client"
 )
 
 // step is one write of a scripted answer, after waiting wait. end, close
@@ -155,7 +158,7 @@ func scriptedProvider(t *testing.T, g *scripted, path string, edit func(*Config)
 	switch path {
 	case overHTTP:
 		srv.Start()
-	case overTLS, overProxy, overH2:
+	case overTLS, overProxy, overH2, overTLSOwn:
 		srv.EnableHTTP2 = path == overH2
 		srv.StartTLS()
 		roots := x509.NewCertPool()
@@ -178,6 +181,10 @@ func scriptedProvider(t *testing.T, g *scripted, path string, edit func(*Config)
 				t.Error("no request went through the proxy")
 			}
 		})
+	}
+	if path == overTLSOwn {
+		client = &http.Client{Transport: &http.Transport{TLSClientConfig: tr.TLSClientConfig}}
+		t.Cleanup(client.CloseIdleConnections)
 	}
 	cfg := Config{BaseURL: srv.URL + "/v1", Model: "m", HTTPClient: client, MaxAttempts: 1}
 	if edit != nil {
@@ -253,7 +260,8 @@ func streamOnce(t *testing.T, p *Provider, cancelAfter, limit time.Duration) str
 
 // TestOwnConnectionsNeverStallAnAnswer streams answers that pause, end on
 // a kept-alive connection, break, dribble, are cancelled or go silent over
-// each path through tern's own dialer, and checks that every byte arrives
+// each path through tern's own dialer (and TLS on a caller's client), and
+// checks that every byte arrives
 // in order and every end is reported at once: on Linux those connections
 // hold small segments in the kernel between reads (dial.go), and a wrong
 // mark would stall the answer until more bytes came, or for good.
@@ -373,7 +381,7 @@ func TestOwnConnectionsNeverStallAnAnswer(t *testing.T) {
 		},
 	}
 	for _, tc := range cases {
-		for _, path := range []string{overHTTP, overTLS, overProxy, overH2} {
+		for _, path := range []string{overHTTP, overTLS, overProxy, overH2, overTLSOwn} {
 			if path == overH2 && !tc.h2 {
 				continue
 			}
@@ -387,7 +395,7 @@ func TestOwnConnectionsNeverStallAnAnswer(t *testing.T) {
 				}
 				for i := range runs {
 					s := streamOnce(t, p, tc.cancel, limit)
-					if want := runtime.GOOS == "linux" && path != overH2; s.marked != want {
+					if want := runtime.GOOS == "linux" && path != overH2 && path != overTLSOwn; s.marked != want {
 						t.Errorf("answer %d: the connection holds small segments: %v, want %v", i+1, s.marked, want)
 					}
 					if want := map[bool]int32{true: 2, false: 1}[path == overH2]; g.proto.Load() != want {

@@ -49,8 +49,10 @@ import (
 // TestE2EStreamCPUCompare on a loaded 2-CPU machine). It also lets fill
 // drain a TLS connection, whose reads hand on one record each: with a gap
 // after each small read, an HTTP/1 answer over TLS was held to one event
-// per readGap (TestOwnConnectionsNeverStallAnAnswer), as it still is on
-// other systems and on a client a caller supplies.
+// per readGap (TestOwnConnectionsNeverStallAnAnswer). Where the connection
+// is not marked (other systems, a client a caller supplies), a small read
+// from such a body that returned at once, from the records TLS holds, is
+// followed by another at once for the same reason.
 //
 // The interval is longer than a 30 fps frame: a slowly streamed answer costs
 // less CPU that way (the end-to-end benchmark's 4 KB/s stream), and the
@@ -67,7 +69,10 @@ const (
 	// again at once: net/http hands on at most its 4 KB buffer a read, so
 	// a gateway writing faster than that is drained without gaps.
 	fastRead = 2 << 10
-	maxAhead = 256 << 10
+	// quickRead is how soon a read returns when what it hands on was
+	// already buffered above the socket rather than waited for.
+	quickRead = 200 * time.Microsecond
+	maxAhead  = 256 << 10
 )
 
 // pacedBody reads a response body at the pace described above. Its reading
@@ -97,6 +102,10 @@ type pacedBody struct {
 	// mark, when set, holds small segments in the kernel between fill's
 	// reads (dial.go); nil reads the body as it is.
 	mark streamMarker
+	// records says the body comes through TLS over HTTP/1 without a mark:
+	// each read hands on one TLS record, however many wait, so a small
+	// read that returned at once is followed by another at once.
+	records bool
 }
 
 func newPacedBody(ctx context.Context, r io.Reader) *pacedBody {
@@ -206,6 +215,7 @@ func (p *pacedBody) fill() {
 		if !p.roomAhead() {
 			return
 		}
+		began := time.Now()
 		n, err := p.r.Read(chunk)
 		p.mu.Lock()
 		p.appendLocked(chunk[:n])
@@ -226,8 +236,8 @@ func (p *pacedBody) fill() {
 		if err != nil {
 			return
 		}
-		if end || n >= fastRead || p.mark != nil {
-			continue // a large read: more is likely waiting; a marked connection paces its reads itself
+		if end || n >= fastRead || p.mark != nil || (p.records && time.Since(began) < quickRead) {
+			continue // a large read, or a record of many: more is likely waiting; a marked connection paces its reads itself
 		}
 		// Small pieces: let more arrive before the next read.
 		if gap == nil {

@@ -95,6 +95,7 @@ func (s *stream) open() *provider.Error {
 	}
 	s.paced = newPacedBody(actx, ex.resp.Body)
 	s.paced.mark = ex.marker()
+	s.paced.records = s.paced.mark == nil && ex.resp.TLS != nil && ex.resp.ProtoMajor == 1
 	s.cs, s.sse = cs, newSSEReader(s.paced)
 	s.wd, s.actx = wd, actx
 	s.finished, s.sawCall, s.gotEvent = false, false, false
