@@ -72,14 +72,14 @@ func (c *markConn) Close() error {
 // error wakes it at once.
 func (c *markConn) Read(b []byte) (int, error) {
 	if len(b) > 0 && c.streaming.Load() {
-		n, err, ok := c.readNow(b)
-		if !ok {
+		got, n, err := c.readNow(b)
+		if got == socketEmpty {
 			c.raise()
 			if c.sleep() {
-				n, err, ok = c.readNow(b)
+				got, n, err = c.readNow(b)
 			}
 		}
-		if ok {
+		if got == socketRead {
 			if err == nil {
 				c.raise()
 			}
@@ -94,28 +94,40 @@ func (c *markConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// readNow reads what the socket holds without waiting; ok is false when it
-// holds nothing (or the read was interrupted, or the connection is closed
-// or past its deadline, which the ordinary read reports as usual).
-func (c *markConn) readNow(b []byte) (n int, err error, ok bool) {
+// What a read that does not wait found.
+type nowRead int
+
+const (
+	socketRead  nowRead = iota // bytes, the end or the socket's error
+	socketEmpty                // nothing yet
+	// readUsual: the connection is closed or past its deadline, or the
+	// read was interrupted; the ordinary read reports it as usual.
+	readUsual
+)
+
+// readNow reads what the socket holds without waiting.
+func (c *markConn) readNow(b []byte) (nowRead, int, error) {
+	var n int
 	var errno error
 	if rerr := c.raw.Read(func(fd uintptr) bool {
 		n, errno = syscall.Read(int(fd), b)
 		return true
 	}); rerr != nil {
-		return 0, nil, false
+		return readUsual, 0, nil
 	}
 	switch {
-	case errno == syscall.EAGAIN || errno == syscall.EINTR:
-		return 0, nil, false
+	case errno == syscall.EAGAIN:
+		return socketEmpty, 0, nil
+	case errno == syscall.EINTR:
+		return readUsual, 0, nil
 	case errno != nil:
 		// As net.Conn's Read reports it; the socket's error is consumed.
-		return 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Source: c.LocalAddr(), Addr: c.RemoteAddr(),
-			Err: os.NewSyscallError("read", errno)}, true
+		return socketRead, 0, &net.OpError{Op: "read", Net: c.LocalAddr().Network(), Source: c.LocalAddr(), Addr: c.RemoteAddr(),
+			Err: os.NewSyscallError("read", errno)}
 	case n == 0:
-		return 0, io.EOF, true
+		return socketRead, 0, io.EOF
 	}
-	return n, nil, true
+	return socketRead, n, nil
 }
 
 // sleep waits readGap; it is false when the connection closed meanwhile.
