@@ -14,13 +14,13 @@ import (
 // is woken by every one of them even while nothing reads the socket: the
 // pacedBody reads it at most once per readGap (pace.go). On Linux the
 // connections tern dials itself therefore raise the socket's receive low
-// mark (SO_RCVLOWAT) while an answer streams over HTTP/1, so the kernel
-// holds small segments without waking anyone; the reading goroutine takes
-// them on its own clock with a read that never parks, and lowers the mark
-// to one byte before it parks, so a pause, the end of the answer, a FIN or
-// an error wake it at once (mark_linux.go). HTTP/2 reads its connection
-// from a goroutine of its own and is left as it was, as are other systems
-// and clients a caller supplies.
+// mark (SO_RCVLOWAT) while an answer streams, so the kernel holds small
+// segments without waking anyone; the goroutine that reads the connection
+// (the body's over HTTP/1, net/http's over HTTP/2) takes them on readGap's
+// clock with reads that never park, and lowers the mark to one byte before
+// it parks, so a pause, the end of the answer, a FIN or an error wake it at
+// once (mark_linux.go). Other systems and clients a caller supplies read
+// as before.
 
 // newHTTPClient returns the client requests go through when the
 // configuration names none: http.DefaultTransport's settings (proxies from

@@ -90,12 +90,12 @@ func (ex *exchange) header() http.Header {
 }
 
 // marker returns what can hold small segments of the response's body while
-// it streams: the HTTP/1 connection it arrives on, when tern dialled it.
-// An HTTP/2 connection is read by a goroutine of net/http's, which would
-// only park and wake more often.
+// it streams: the connection it arrives on, when tern dialled it. Over
+// HTTP/2 that connection is read by net/http's goroutine, which then reads
+// it on the marked connection's clock as the body's reader would.
 func (ex *exchange) marker() streamMarker {
 	c := ex.conn.Load()
-	if ex.resp == nil || ex.resp.ProtoMajor != 1 || c == nil {
+	if ex.resp == nil || c == nil {
 		return nil
 	}
 	return markerOf(*c)

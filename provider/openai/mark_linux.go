@@ -30,10 +30,11 @@ type markConn struct {
 	closed    chan struct{}
 	closeOnce sync.Once
 	nap       *time.Timer // Read's
-	// streaming says an answer streams; raised that the socket's mark is
-	// high. Only Read changes the socket's mark.
-	streaming atomic.Bool
-	raised    atomic.Bool
+	// streams counts the answers streaming over the connection (HTTP/2
+	// carries several); raised says the socket's mark is high. Only Read
+	// changes the socket's mark.
+	streams atomic.Int32
+	raised  atomic.Bool
 	// broken stops raising the mark after setsockopt failed once.
 	broken atomic.Bool
 	high   int // the raised mark, chosen at the first raise; Read's only
@@ -53,7 +54,16 @@ func markable(c net.Conn) net.Conn {
 	return &markConn{Conn: c, raw: raw, closed: make(chan struct{})}
 }
 
-func (c *markConn) stream(on bool) { c.streaming.Store(on) }
+func (c *markConn) stream(on bool) {
+	if on {
+		c.streams.Add(1)
+	} else {
+		c.streams.Add(-1)
+	}
+}
+
+// streaming says an answer streams over the connection.
+func (c *markConn) streaming() bool { return c.streams.Load() > 0 }
 
 // Close closes the connection and ends a read's nap.
 func (c *markConn) Close() error {
@@ -71,7 +81,7 @@ func (c *markConn) Close() error {
 // byte before the ordinary read that parks, so any byte, the end or an
 // error wakes it at once.
 func (c *markConn) Read(b []byte) (int, error) {
-	if len(b) > 0 && c.streaming.Load() {
+	if len(b) > 0 && c.streaming() {
 		got, n, err := c.readNow(b)
 		if got == socketEmpty {
 			c.raise()
@@ -88,7 +98,7 @@ func (c *markConn) Read(b []byte) (int, error) {
 	}
 	c.lower()
 	n, err := c.Conn.Read(b)
-	if err == nil && c.streaming.Load() {
+	if err == nil && c.streaming() {
 		c.raise()
 	}
 	return n, err
