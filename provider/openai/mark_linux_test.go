@@ -1,12 +1,15 @@
 package openai
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
+	"net/http/httptrace"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -277,4 +280,76 @@ func TestMarkedConnReadsAtMostEveryGap(t *testing.T) {
 		t.Errorf("%d read system calls in %v, want at most %d (a few per %v)", reads, took.Round(time.Millisecond), most, readGap)
 	}
 	t.Logf("%d read system calls in %v", reads, took.Round(time.Millisecond))
+}
+
+// TestHTTP2AnswersShareTheMark streams two answers at once over one
+// HTTP/2 connection, the second starting while the first pauses, then a
+// third on the connection left idle: each arrives whole and on time, and
+// the connection stops holding segments once none streams.
+func TestHTTP2AnswersShareTheMark(t *testing.T) {
+	t.Parallel()
+	ev := func(text string) string { return sse(delta(`{"content":` + quoteJSON(text) + `}`)) }
+	g := &scripted{steps: []step{{write: ev("a")}, {wait: 300 * time.Millisecond, write: ev("b")},
+		{wait: 20 * time.Millisecond, write: sse(finishChunk("stop")) + "data: [DONE]\n\n"}}}
+	p := scriptedProvider(t, g, overH2, nil)
+	var mu sync.Mutex
+	conns := map[net.Conn]bool{}
+	stream := func() (streamed, time.Duration) {
+		ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+			mu.Lock()
+			conns[info.Conn] = true
+			mu.Unlock()
+		}})
+		start := time.Now()
+		s, err := p.Stream(ctx, userRequest("hi"))
+		if err != nil {
+			return streamed{err: err}, 0
+		}
+		var got streamed
+		for s.Next() {
+			got.deltas = append(got.deltas, timedDelta{s.Delta(), time.Now()})
+		}
+		got.err = s.Err()
+		_ = s.Close()
+		return got, time.Since(start)
+	}
+	const most = 320*time.Millisecond + 300*time.Millisecond // the script, and a stall is seconds
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			time.Sleep(time.Duration(i) * 100 * time.Millisecond)
+			s, took := stream()
+			wantText(t, s, "ab", nil)
+			if took > most {
+				t.Errorf("answer %d took %v, want at most %v", i+1, took, most)
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	var c net.Conn
+	for k := range conns {
+		c = k
+	}
+	n := len(conns)
+	mu.Unlock()
+	if n != 1 {
+		t.Fatalf("the answers went over %d connections, want one", n)
+	}
+	mc, ok := markerOf(c).(*markConn)
+	if !ok {
+		t.Fatalf("the connection is a %T, not tern's own", c)
+	}
+	deadline := time.Now().Add(time.Second)
+	for mc.streams.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if k := mc.streams.Load(); k != 0 {
+		t.Errorf("%d answers still stream after both ended", k)
+	}
+	s, took := stream()
+	wantText(t, s, "ab", nil)
+	if took > most {
+		t.Errorf("the answer on the idle connection took %v, want at most %v", took, most)
+	}
 }
