@@ -268,7 +268,7 @@ func streamOnce(t *testing.T, p *Provider, cancelAfter, limit time.Duration) str
 func TestOwnConnectionsNeverStallAnAnswer(t *testing.T) {
 	t.Parallel()
 	const (
-		prompt = 300 * time.Millisecond // last byte to the end reported, or a byte after a pause to its delta; a stall is seconds
+		prompt = time.Second // last byte to the end reported, or a byte after a pause to its delta; a stall is forever, a throttled read seconds
 		limit  = 10 * time.Second
 	)
 	ev := func(text string) string { return sse(delta(`{"content":` + quoteJSON(text) + `}`)) }
