@@ -38,7 +38,10 @@ type Config struct {
 	// MaxAttempts bounds the attempts per request, first one included;
 	// 0 means DefaultMaxAttempts, 1 disables retries.
 	MaxAttempts int
-	// HTTPClient carries the requests; nil means a client without timeout.
+	// HTTPClient carries the requests; nil means a client without timeout
+	// on a transport of the provider's own with http.DefaultTransport's
+	// settings, whose connections wake tern less often while an answer
+	// streams (dial.go).
 	// A Client.Timeout also bounds reading the body, which cuts long
 	// answers short: prefer contexts.
 	HTTPClient *http.Client
@@ -88,7 +91,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.StreamIdleTimeout = DefaultStreamIdleTimeout
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = &http.Client{}
+		c.HTTPClient = newHTTPClient()
 	}
 	// Copied so a caller changing its map cannot race with requests.
 	c.Headers = maps.Clone(c.Headers)

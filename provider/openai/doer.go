@@ -3,7 +3,9 @@ package openai
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"sync/atomic"
 )
 
 // doer is the go-openai HTTPDoer tern installs: it adds the configured
@@ -40,6 +42,9 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+	if ex != nil {
+		req = req.WithContext(connTrace(req.Context(), &ex.conn))
+	}
 	resp, err := d.client.Do(req)
 	limitErrorBody(resp)
 	if ex != nil {
@@ -63,6 +68,8 @@ type exchange struct {
 	// effortObject, when set, is the reasoning effort to send as
 	// OpenRouter's reasoning object rather than reasoning_effort.
 	effortObject string
+	// conn is the connection the request went out on, once it has one.
+	conn atomic.Pointer[net.Conn]
 }
 
 type exchangeKey struct{}
@@ -80,4 +87,16 @@ func (ex *exchange) header() http.Header {
 		return nil
 	}
 	return ex.resp.Header
+}
+
+// marker returns what can hold small segments of the response's body while
+// it streams: the connection it arrives on, when tern dialled it. Over
+// HTTP/2 that connection is read by net/http's goroutine, which then reads
+// it on the marked connection's clock as the body's reader would.
+func (ex *exchange) marker() streamMarker {
+	c := ex.conn.Load()
+	if ex.resp == nil || c == nil {
+		return nil
+	}
+	return markerOf(*c)
 }

@@ -37,6 +37,26 @@ import (
 // piece as it arrives doubled a 4 KB/s stream's CPU. A 20 ms pace without
 // the goroutine was no better on either count.
 //
+// Reading less often was not enough: every segment that arrives wakes Go's
+// poller all the same (sockets are registered edge-triggered with epoll),
+// 1000 times a second for a token per event, whether or not anything
+// reads. A connection tern dials itself on Linux therefore holds small
+// segments in the kernel while an answer streams (SO_RCVLOWAT) and reads
+// on readGap's clock itself, without parking, so fill reads it without a
+// gap of its own (dial.go, mark_linux.go). That halved the interface's
+// context switches at 4 KB/s (1900 to 1000 a second) and took tern run
+// from 0.06-0.07 to 0.035-0.04 CPU s a second (cmd/tern's
+// TestE2EStreamCPUCompare on a loaded 2-CPU machine). Over HTTP/2 and TLS,
+// as hosted gateways answer, net/http's goroutine read every frame as it
+// came: tern run of a 1000-token-a-second answer went from 3200 context
+// switches and 0.09-0.12 CPU s a second to 850 and 0.05-0.06. It also lets fill
+// drain a TLS connection, whose reads hand on one record each: with a gap
+// after each small read, an HTTP/1 answer over TLS was held to one event
+// per readGap (TestOwnConnectionsNeverStallAnAnswer). Where the connection
+// is not marked (other systems, a client a caller supplies), a small read
+// from such a body that returned at once, from the records TLS holds, is
+// followed by another at once for the same reason.
+//
 // The interval is longer than a 30 fps frame: a slowly streamed answer costs
 // less CPU that way (the end-to-end benchmark's 4 KB/s stream), and the
 // interface redraws streaming text no more often anyway, as its frames
@@ -52,7 +72,10 @@ const (
 	// again at once: net/http hands on at most its 4 KB buffer a read, so
 	// a gateway writing faster than that is drained without gaps.
 	fastRead = 2 << 10
-	maxAhead = 256 << 10
+	// quickRead is how soon a read returns when what it hands on was
+	// already buffered above the socket rather than waited for.
+	quickRead = 200 * time.Microsecond
+	maxAhead  = 256 << 10
 )
 
 // pacedBody reads a response body at the pace described above. Its reading
@@ -79,6 +102,13 @@ type pacedBody struct {
 	due     time.Time // from when Read takes any data, however small
 
 	timer *time.Timer // Read's, for its waits
+	// mark, when set, holds small segments in the kernel between fill's
+	// reads (dial.go); nil reads the body as it is.
+	mark streamMarker
+	// records says the body comes through TLS over HTTP/1 without a mark:
+	// each read hands on one TLS record, however many wait, so a small
+	// read that returned at once is followed by another at once.
+	records bool
 }
 
 func newPacedBody(ctx context.Context, r io.Reader) *pacedBody {
@@ -173,6 +203,10 @@ func (p *pacedBody) sleep(d time.Duration) error {
 // fill is the reading goroutine: it appends what arrives to buf, marks the
 // end when it sees it, and wakes Read when what it waits for is there.
 func (p *pacedBody) fill() {
+	if p.mark != nil {
+		p.mark.stream(true)
+		defer p.mark.stream(false)
+	}
 	chunk := make([]byte, readChunk)
 	var gap *time.Timer
 	defer func() {
@@ -184,6 +218,7 @@ func (p *pacedBody) fill() {
 		if !p.roomAhead() {
 			return
 		}
+		began := time.Now()
 		n, err := p.r.Read(chunk)
 		p.mu.Lock()
 		p.appendLocked(chunk[:n])
@@ -204,8 +239,8 @@ func (p *pacedBody) fill() {
 		if err != nil {
 			return
 		}
-		if end || n >= fastRead {
-			continue // a large read: more is likely waiting
+		if end || n >= fastRead || p.mark != nil || (p.records && time.Since(began) < quickRead) {
+			continue // a large read, or a record of many: more is likely waiting; a marked connection paces its reads itself
 		}
 		// Small pieces: let more arrive before the next read.
 		if gap == nil {
