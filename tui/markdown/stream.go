@@ -25,6 +25,14 @@ type Stream struct {
 	tailSrc string // the open tail last rendered, and its lines
 	tail    []string
 	tailOK  bool
+
+	// sc has read the complete lines of the source from closed to scanned,
+	// so each frame scans only what arrived (split.go).
+	sc      scanner
+	scanned int
+	// fence holds the rendered pieces of a long code fence that opens the
+	// tail and is still open (stream_fence.go).
+	fence openFence
 }
 
 // segment is a run of closed blocks; lines is nil until it is rendered.
@@ -121,33 +129,33 @@ func (s *Stream) lineOf(k int) int {
 
 // update cuts the closed part of src into segments and renders the open tail.
 func (s *Stream) update(src string, final bool) error {
-	if len(src) < s.closed || (s.final && len(src) != s.closed) {
-		s.closed, s.segs, s.final, s.tailOK, s.unrendered = 0, nil, false, false, 0 // not an extension: start over
+	if len(src) < s.scanned || (s.final && len(src) != s.closed) {
+		*s = Stream{r: s.r} // not an extension: start over
 	}
 	s.src = src
 	if s.final {
 		return nil
 	}
-	rest := src[s.closed:]
-	cut := 0
-	pts := splitPoints(rest)
+	pts := s.scan(src)
+	cut := s.closed
 	for i, p := range pts {
 		if p-cut >= minSegment || i == len(pts)-1 {
-			s.addSegment(s.closed+cut, s.closed+p)
+			s.addSegment(cut, p)
 			cut = p
 		}
 	}
-	s.closed += cut
+	s.closed = cut
 	if final {
 		s.addSegment(s.closed, len(src))
 		s.closed, s.final, s.tailOK, s.tail = len(src), true, false, nil
+		s.fence = openFence{}
 		return nil
 	}
 	tailSrc := src[s.closed:]
 	if s.tailOK && tailSrc == s.tailSrc {
 		return nil
 	}
-	tail, err := s.r.Lines(tailSrc)
+	tail, err := s.renderTail(src)
 	if err != nil {
 		return err
 	}
@@ -155,11 +163,40 @@ func (s *Stream) update(src string, final bool) error {
 	return nil
 }
 
+// scan feeds the complete lines that arrived since the last call to the
+// scanner and returns the split points after closed, the last one possibly
+// the start of the growing last line (see splitPoints, which this equals
+// for src[closed:]: a scanner that has read up to a split point is in the
+// state a fresh one reaches after that point's line).
+func (s *Stream) scan(src string) []int {
+	var pts []int
+	for s.scanned < len(src) {
+		n := strings.IndexByte(src[s.scanned:], '\n')
+		if n < 0 {
+			if line := src[s.scanned:]; s.scanned > s.closed && decided(line) && s.sc.startsBlock(line) {
+				pts = append(pts, s.scanned)
+			}
+			break
+		}
+		line := src[s.scanned : s.scanned+n]
+		if s.scanned > s.closed && s.sc.startsBlock(line) {
+			pts = append(pts, s.scanned)
+		}
+		s.sc.feed(line)
+		s.scanned += n + 1
+	}
+	return pts
+}
+
 // addSegment appends a closed segment; a blank one needs no rendering.
 func (s *Stream) addSegment(from, to int) {
 	src := s.src[from:to]
 	if isBlank(src) {
 		s.segs = append(s.segs, segment{from: from, to: to, rendered: true})
+		return
+	}
+	if lines, ok := s.fenceSegment(from, to); ok {
+		s.segs = append(s.segs, segment{from: from, to: to, lines: lines, seam: 1, rendered: true})
 		return
 	}
 	s.segs = append(s.segs, segment{from: from, to: to, est: s.estimateSegment(src)})
