@@ -146,7 +146,13 @@ func (s *Stream) update(src string, final bool) error {
 	}
 	s.closed = cut
 	if final {
-		s.addSegment(s.closed, len(src))
+		if s.tailOK && s.tailSrc == src[s.closed:] && !isBlank(s.tailSrc) {
+			// The tail as last rendered is the last segment: the end of
+			// an answer does not render it again.
+			s.segs = append(s.segs, segment{from: s.closed, to: len(src), lines: s.tail, seam: 1, rendered: true})
+		} else {
+			s.addSegment(s.closed, len(src))
+		}
 		s.closed, s.final, s.tailOK, s.tail = len(src), true, false, nil
 		s.fence = openFence{}
 		return nil
@@ -253,9 +259,10 @@ func (s *Stream) compose() []string {
 	return append(out, s.tail...)
 }
 
-// estimate is a capacity hint for compose.
+// estimate is a capacity hint for compose, with room for a caller to add
+// a few lines of its own without copying them all.
 func (s *Stream) estimate() int {
-	n := len(s.tail) + 1
+	n := len(s.tail) + 4
 	for _, sg := range s.segs {
 		n += len(sg.lines) + sg.est + sg.seam + 1
 	}
