@@ -33,6 +33,9 @@ type Stream struct {
 	// fence holds the rendered pieces of a long code fence that opens the
 	// tail and is still open (stream_fence.go).
 	fence openFence
+	// list holds the rendered pieces of a long list that opens the tail
+	// (stream_list.go).
+	list openList
 }
 
 // segment is a run of closed blocks; lines is nil until it is rendered.
@@ -154,7 +157,7 @@ func (s *Stream) update(src string, final bool) error {
 			s.addSegment(s.closed, len(src))
 		}
 		s.closed, s.final, s.tailOK, s.tail = len(src), true, false, nil
-		s.fence = openFence{}
+		s.fence, s.list = openFence{}, openList{}
 		return nil
 	}
 	tailSrc := src[s.closed:]
@@ -185,10 +188,11 @@ func (s *Stream) scan(src string) []int {
 			break
 		}
 		line := src[s.scanned : s.scanned+n]
-		if s.scanned > s.closed && s.sc.startsBlock(line) {
+		split := s.sc.startsBlock(line)
+		if split && s.scanned > s.closed {
 			pts = append(pts, s.scanned)
 		}
-		s.sc.feed(line)
+		s.sc.feed(line, split)
 		s.scanned += n + 1
 	}
 	return pts

@@ -41,6 +41,14 @@ type openFence struct {
 // renderTail renders src[s.closed:], the open tail, reusing the kept
 // pieces of a fence that opens it.
 func (s *Stream) renderTail(src string) ([]string, error) {
+	if l := &s.list; l.ok && l.from == s.closed || s.list.startList(src, s.closed) {
+		s.cutList(src)
+		if lines, ok := s.listTail(src, s.closed, len(src)); ok {
+			return lines, nil
+		}
+		return s.r.Lines(src[s.closed:])
+	}
+	s.list = openList{}
 	f := &s.fence
 	if !f.ok || f.from != s.closed {
 		*f = openFence{}
@@ -152,6 +160,10 @@ func (s *Stream) cutFence(src string) {
 // became, from the kept pieces and what follows them; ok is false when
 // there are none.
 func (s *Stream) fenceSegment(from, to int) ([]string, bool) {
+	if lines, ok := s.listTail(s.src, from, to); ok {
+		s.list = openList{}
+		return lines, true
+	}
 	f := &s.fence
 	if !f.ok || f.from != from || f.cut == f.body || f.cut > to {
 		return nil, false
