@@ -36,13 +36,13 @@ func splitPoints(src string) []int {
 		if n < 0 {
 			// The last line is still growing: a split point once it
 			// can no longer become a continuation.
-			if line := src[off:]; decided(line) && sc.startsBlock(line) {
+			if line := src[off:]; decided(line) && sc.startsBlock(line, false) {
 				pts = append(pts, off)
 			}
 			break
 		}
 		line := src[off : off+n]
-		split := sc.startsBlock(line)
+		split := sc.startsBlock(line, true)
 		if split {
 			pts = append(pts, off)
 		}
@@ -96,22 +96,56 @@ type scanner struct {
 	// listSeen is set once a line since the last split point looked like
 	// a list item, so a list may be open.
 	listSeen bool
+	// htmlish is set once a line since the last blank one started with
+	// "<": an HTML block may be open, which only a blank line ends.
+	htmlish bool
 }
 
 // startsBlock reports whether line, which follows everything fed so far,
-// starts an independent block.
-func (s *scanner) startsBlock(line string) bool {
-	return s.started && !s.lost && s.prevBlank && s.fenceChar == 0 && s.htmlEnd == "" &&
-		!isBlank(line) && (!continues(line) || !s.listSeen && itemText(line) > 0)
+// starts an independent block. A line still arriving (complete is false)
+// must follow a blank line.
+func (s *scanner) startsBlock(line string, complete bool) bool {
+	if !s.started || s.lost || s.fenceChar != 0 || s.htmlEnd != "" || isBlank(line) {
+		return false
+	}
+	if s.prevBlank {
+		return !continues(line) || !s.listSeen && itemText(line) > 0
+	}
+	// Right after text, a fence or a list at the left margin interrupts
+	// the block it follows, unless an HTML block may hold it.
+	return complete && !s.htmlish && (opensFence(line) || !s.listSeen && interruptsWithList(line))
+}
+
+// opensFence reports whether line opens a code fence at the left margin.
+func opensFence(line string) bool {
+	c, n := fence(line)
+	return n > 0 && line[0] == c
+}
+
+// interruptsWithList reports whether line is a list item at the left margin
+// that may interrupt a paragraph: a bullet, or a number that is 1.
+func interruptsWithList(line string) bool {
+	if itemText(line) == 0 {
+		return false
+	}
+	if c := line[0]; c == '-' || c == '*' || c == '+' {
+		return true
+	}
+	return strings.HasPrefix(line, "1.") || strings.HasPrefix(line, "1)")
 }
 
 // feed advances the scanner past line; split says whether line starts a
 // block (startsBlock was true for it).
 func (s *scanner) feed(line string, split bool) {
 	if split {
-		s.listSeen = false
+		s.listSeen, s.htmlish = false, false
 	}
 	blank := isBlank(line)
+	if blank {
+		s.htmlish = false
+	} else if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 && strings.HasPrefix(t, "<") {
+		s.htmlish = true
+	}
 	switch {
 	case s.fenceChar != 0:
 		if !blank && indent(line) < s.fenceIndent {
@@ -126,6 +160,11 @@ func (s *scanner) feed(line string, split bool) {
 		}
 	default:
 		if c, n := fence(line); n > 0 {
+			if s.htmlish {
+				// An HTML block may hold this line, or a paragraph
+				// with inline HTML, which the fence interrupts.
+				s.lost = true
+			}
 			s.fenceChar, s.fenceLen, s.fenceIndent = c, n, indent(line)
 		} else if end := htmlBlockEnd(line); end != "" {
 			s.htmlEnd = end

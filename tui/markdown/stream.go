@@ -182,13 +182,13 @@ func (s *Stream) scan(src string) []int {
 	for s.scanned < len(src) {
 		n := strings.IndexByte(src[s.scanned:], '\n')
 		if n < 0 {
-			if line := src[s.scanned:]; s.scanned > s.closed && decided(line) && s.sc.startsBlock(line) {
+			if line := src[s.scanned:]; s.scanned > s.closed && decided(line) && s.sc.startsBlock(line, false) {
 				pts = append(pts, s.scanned)
 			}
 			break
 		}
 		line := src[s.scanned : s.scanned+n]
-		split := s.sc.startsBlock(line)
+		split := s.sc.startsBlock(line, true)
 		if split && s.scanned > s.closed {
 			pts = append(pts, s.scanned)
 		}

@@ -51,7 +51,7 @@ func TestStreamedListMatchesWholeRender(t *testing.T) {
 		{"loose by a paragraph", listBody("1.", 5<<10) + "\n   second paragraph of an item\n" + listBody("1.", 2<<10), false},
 		{"lazy line", listBody("-", 4<<10) + "lazy continuation\n" + listBody("-", 3<<10), true},
 		{"indented sibling", listBody("-", 4<<10) + " - sibling indented one space\n" + listBody("-", 3<<10), true},
-		{"fence at the margin", listBody("-", 4<<10) + "```\n- not an item\n```\n", true},
+		{"fence at the margin", listBody("-", 4<<10) + "```\n- not an item\n```\n", false},
 		{"open fence under an item", listBody("-", 3<<10) + "- x\n  ```\n" + listBody("-", 3<<10) + "  ```\n" + listBody("-", 2<<10), true},
 		{"thematic break", listBody("*", 4<<10) + "* * *\n" + listBody("*", 2<<10), true},
 	}
@@ -101,6 +101,9 @@ func TestStreamedDocumentsMatchWholeRender(t *testing.T) {
 		"* * *\n",
 		"* star item\n",
 		"2. two\n",
+		"Here:\n```go\nx := 1\n```\n",
+		"Here:\n```\n" + fenceBody("", 1200),
+		"<p>inline</p>\n",
 	}
 	r, err := NewRenderer(Dark, 50)
 	if err != nil {
