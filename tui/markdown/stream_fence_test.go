@@ -132,20 +132,20 @@ func TestStreamedFenceLayoutMatches(t *testing.T) {
 	}
 }
 
-// TestOpenFenceFrameCostIsBounded streams an 800 KB open fence: each frame
+// TestOpenFenceFrameCostIsBounded streams a 400 KB open fence: each frame
 // renders only the code after the last cut, so the last frames cost what
 // the first did, not what the whole fence would.
 func TestOpenFenceFrameCostIsBounded(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{"go", ""} {
-		src := "```" + lang + "\n" + fenceBody(lang, 800<<10)
+		src := "```" + lang + "\n" + fenceBody(lang, 400<<10)
 		r, err := NewRenderer(Dark, 118)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := NewStream(r)
 		var worst time.Duration
-		for n := 4 << 10; n <= len(src); n += 4 << 10 {
+		for n := 8 << 10; n <= len(src); n += 8 << 10 {
 			start := time.Now()
 			if _, err := s.Layout(src[:n], false); err != nil {
 				t.Fatal(err)
