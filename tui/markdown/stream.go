@@ -22,9 +22,10 @@ type Stream struct {
 
 	mark, markLine int // the segment Fill marked and the line it started on
 
-	tailSrc string // the open tail last rendered, and its lines
-	tail    []string
-	tailOK  bool
+	tailSrc  string   // the open tail last rendered, and its lines:
+	tailHead []string // the kept pieces of a long block that opens it
+	tail     []string // and the rest
+	tailOK   bool
 
 	// sc has read the complete lines of the source from closed to scanned,
 	// so each frame scans only what arrived (split.go).
@@ -152,11 +153,12 @@ func (s *Stream) update(src string, final bool) error {
 		if s.tailOK && s.tailSrc == src[s.closed:] && !isBlank(s.tailSrc) {
 			// The tail as last rendered is the last segment: the end of
 			// an answer does not render it again.
-			s.segs = append(s.segs, segment{from: s.closed, to: len(src), lines: s.tail, seam: 1, rendered: true})
+			lines := append(s.tailHead[:len(s.tailHead):len(s.tailHead)], s.tail...)
+			s.segs = append(s.segs, segment{from: s.closed, to: len(src), lines: lines, seam: 1, rendered: true})
 		} else {
 			s.addSegment(s.closed, len(src))
 		}
-		s.closed, s.final, s.tailOK, s.tail = len(src), true, false, nil
+		s.closed, s.final, s.tailOK, s.tailHead, s.tail = len(src), true, false, nil, nil
 		s.fence, s.list = openFence{}, openList{}
 		return nil
 	}
@@ -164,11 +166,11 @@ func (s *Stream) update(src string, final bool) error {
 	if s.tailOK && tailSrc == s.tailSrc {
 		return nil
 	}
-	tail, err := s.renderTail(src)
+	head, tail, err := s.renderTail(src)
 	if err != nil {
 		return err
 	}
-	s.tailSrc, s.tail, s.tailOK = tailSrc, tail, true
+	s.tailSrc, s.tailHead, s.tail, s.tailOK = tailSrc, head, tail, true
 	return nil
 }
 
@@ -257,16 +259,16 @@ func (s *Stream) compose() []string {
 			seam = sg.seam
 		}
 	}
-	if len(out) > 0 && len(s.tail) > 0 {
+	if len(out) > 0 && len(s.tailHead)+len(s.tail) > 0 {
 		out = appendBlank(out, seam)
 	}
-	return append(out, s.tail...)
+	return append(append(out, s.tailHead...), s.tail...)
 }
 
 // estimate is a capacity hint for compose, with room for a caller to add
 // a few lines of its own without copying them all.
 func (s *Stream) estimate() int {
-	n := len(s.tail) + 4
+	n := len(s.tailHead) + len(s.tail) + 4
 	for _, sg := range s.segs {
 		n += len(sg.lines) + sg.est + sg.seam + 1
 	}

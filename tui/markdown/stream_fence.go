@@ -38,34 +38,37 @@ type openFence struct {
 	ok     bool
 }
 
-// renderTail renders src[s.closed:], the open tail, reusing the kept
-// pieces of a fence that opens it.
-func (s *Stream) renderTail(src string) ([]string, error) {
+// renderTail renders src[s.closed:], the open tail: head is the kept
+// pieces of a long block that opens it (shared, never changed), lines the
+// rest.
+func (s *Stream) renderTail(src string) (head, lines []string, err error) {
 	if l := &s.list; l.ok && l.from == s.closed || s.list.startList(src, s.closed) {
 		s.cutList(src)
-		if lines, ok := s.listTail(src, s.closed, len(src)); ok {
-			return lines, nil
+		if head, lines, ok := s.listTail(src, s.closed, len(src)); ok {
+			return head, lines, nil
 		}
-		return s.r.Lines(src[s.closed:])
+		lines, err := s.r.Lines(src[s.closed:])
+		return nil, lines, err
 	}
 	s.list = openList{}
 	f := &s.fence
 	if !f.ok || f.from != s.closed {
 		*f = openFence{}
 		if !f.start(src, s.closed) {
-			return s.r.Lines(src[s.closed:])
+			lines, err := s.r.Lines(src[s.closed:])
+			return nil, lines, err
 		}
 	}
 	s.cutFence(src)
 	if f.cut == f.body {
-		return s.r.Lines(src[s.closed:])
+		lines, err := s.r.Lines(src[s.closed:])
+		return nil, lines, err
 	}
 	live, err := s.r.Lines(f.opener + src[f.cut:])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]string, 0, len(f.lines)+len(live))
-	return append(append(out, f.lines...), live...), nil
+	return f.lines[:len(f.lines):len(f.lines)], live, nil
 }
 
 // start sets f to the fence opening at src[from:], if one does: a complete
@@ -160,9 +163,9 @@ func (s *Stream) cutFence(src string) {
 // became, from the kept pieces and what follows them; ok is false when
 // there are none.
 func (s *Stream) fenceSegment(from, to int) ([]string, bool) {
-	if lines, ok := s.listTail(s.src, from, to); ok {
+	if head, lines, ok := s.listTail(s.src, from, to); ok {
 		s.list = openList{}
-		return lines, true
+		return append(head, lines...), true
 	}
 	f := &s.fence
 	if !f.ok || f.from != from || f.cut == f.body || f.cut > to {

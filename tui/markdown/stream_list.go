@@ -157,26 +157,26 @@ func (s *Stream) cutList(src string) {
 	l.cut, l.items = p, l.candItems
 }
 
-// listTail renders src[from:] from the kept pieces and the items after
-// them; ok is false when there are no pieces or they cannot be used now.
-func (s *Stream) listTail(src string, from, to int) ([]string, bool) {
+// listTail renders src[from:to] as the kept pieces (head, shared, never
+// changed) and the items after them; ok is false when there are no pieces
+// or they cannot be used now.
+func (s *Stream) listTail(src string, from, to int) (head, lines []string, ok bool) {
 	l := &s.list
 	if !l.ok || l.from != from {
-		return nil, false
+		return nil, nil, false
 	}
 	l.look(src)
 	if l.cut == l.from || l.cut > to {
-		return nil, false
+		return nil, nil, false
 	}
 	if l.blank && to > l.seen && !isBlank(src[l.seen:to]) {
 		// A line after a blank one is still arriving: it may make the
 		// list loose.
-		return nil, false
+		return nil, nil, false
 	}
 	live, _, err := s.r.renderFrom(src[l.cut:to], l.numberFrom(l.items))
 	if err != nil {
-		return nil, false
+		return nil, nil, false
 	}
-	out := make([]string, 0, len(l.lines)+len(live))
-	return append(append(out, l.lines...), live...), true
+	return l.lines[:len(l.lines):len(l.lines)], live, true
 }
