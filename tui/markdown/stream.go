@@ -37,6 +37,9 @@ type Stream struct {
 	// list holds the rendered pieces of a long list that opens the tail
 	// (stream_list.go).
 	list openList
+	// table holds a long table that opens the tail, parsed and drawn so
+	// far (stream_table.go).
+	table openTable
 }
 
 // segment is a run of closed blocks; lines is nil until it is rendered.
@@ -159,7 +162,7 @@ func (s *Stream) update(src string, final bool) error {
 			s.addSegment(s.closed, len(src))
 		}
 		s.closed, s.final, s.tailOK, s.tailHead, s.tail = len(src), true, false, nil, nil
-		s.fence, s.list = openFence{}, openList{}
+		s.fence, s.list, s.table = openFence{}, openList{}, openTable{}
 		return nil
 	}
 	tailSrc := src[s.closed:]

@@ -42,6 +42,13 @@ type openFence struct {
 // pieces of a long block that opens it (shared, never changed), lines the
 // rest.
 func (s *Stream) renderTail(src string) (head, lines []string, err error) {
+	if t := &s.table; t.ok && t.from == s.closed || s.startTable(src, s.closed) {
+		if head, lines, ok := s.tableTail(src, s.closed, len(src)); ok {
+			return head, lines, nil
+		}
+		lines, err := s.r.Lines(src[s.closed:])
+		return nil, lines, err
+	}
 	if l := &s.list; l.ok && l.from == s.closed || s.list.startList(src, s.closed) {
 		s.cutList(src)
 		if head, lines, ok := s.listTail(src, s.closed, len(src)); ok {
@@ -163,6 +170,10 @@ func (s *Stream) cutFence(src string) {
 // became, from the kept pieces and what follows them; ok is false when
 // there are none.
 func (s *Stream) fenceSegment(from, to int) ([]string, bool) {
+	if head, lines, ok := s.tableTail(s.src, from, to); ok {
+		s.table = openTable{}
+		return append(head, lines...), true
+	}
 	if head, lines, ok := s.listTail(s.src, from, to); ok {
 		s.list = openList{}
 		return append(head, lines...), true

@@ -104,6 +104,9 @@ func TestStreamedDocumentsMatchWholeRender(t *testing.T) {
 		"Here:\n```go\nx := 1\n```\n",
 		"Here:\n```\n" + fenceBody("", 1200),
 		"<p>inline</p>\n",
+		tableBody(1500),
+		"| x | y |\n|---|---|\n| 1 | 2 |\nlazy\n",
+		"|a|\n|-|\n|b|\n===\n",
 	}
 	r, err := NewRenderer(Dark, 50)
 	if err != nil {
