@@ -210,7 +210,7 @@ func (s *Stream) addSegment(from, to int) {
 		s.segs = append(s.segs, segment{from: from, to: to, rendered: true})
 		return
 	}
-	if lines, ok := s.fenceSegment(from, to); ok {
+	if lines, ok := s.pieceSegment(from, to); ok {
 		s.segs = append(s.segs, segment{from: from, to: to, lines: lines, seam: 1, rendered: true})
 		return
 	}
