@@ -9,9 +9,12 @@ import (
 // Stream renders a message that grows at its end. The source is cut at safe
 // split points into closed segments, which never change once cut, and an
 // open tail. Render draws every segment once and keeps it, so a frame costs
-// the size of the open tail, not of the whole answer. Layout goes further
-// and leaves segments as blank placeholders of estimated height until Fill
-// asks for them, so only what is on screen is ever rendered.
+// the size of the open tail, not of the whole answer; a long table, list or
+// code fence that opens the tail is itself kept in pieces rendered once
+// (stream_tail.go), so a frame costs what arrived since the last one. Layout
+// goes further and leaves segments as blank placeholders of estimated
+// height until Fill asks for them, so only what is on screen is ever
+// rendered.
 type Stream struct {
 	r          *Renderer
 	closed     int // bytes of the source cut into segs
