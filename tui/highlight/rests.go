@@ -7,19 +7,14 @@ package highlight
 // and cut at p (neighbours of the same kind may merge differently, which
 // changes no line), and this holds for any text appended to code: a
 // streaming renderer may highlight a long open block in pieces cut there.
-// Only the table-driven languages report such points; a language it does
-// not know (a single Text token) rests at every line start. A point is
-// reported only once the first bytes of its line are in.
+// The table-driven languages report such points; a diff, coloured line by
+// line, and a language it does not know (a single Text token) rest at every
+// line start; the other formats report none. A point is reported only once
+// the first bytes of its line are in.
 func Rests(lang, code string) []int {
 	l := lookup(Lang(lang))
-	if l == nil {
-		var out []int
-		for i := 0; i < len(code); i++ {
-			if code[i] == '\n' && i+1 < len(code) {
-				out = append(out, i+1)
-			}
-		}
-		return out
+	if l == nil || l.mode == diffMode {
+		return lineStarts(code)
 	}
 	if l.mode != generic || code == "" {
 		return nil
@@ -29,6 +24,18 @@ func Rests(lang, code string) []int {
 	s.toks = make([]Token, 0, min(len(code)/4+4, 1<<16))
 	s.scan()
 	return rests
+}
+
+// lineStarts returns the start of every line of code but the first, once
+// a byte of it is in.
+func lineStarts(code string) []int {
+	var out []int
+	for i := 0; i < len(code); i++ {
+		if code[i] == '\n' && i+1 < len(code) {
+			out = append(out, i+1)
+		}
+	}
+	return out
 }
 
 // noteRest records s.pos, the start of a line, when scanning rests there

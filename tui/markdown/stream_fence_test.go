@@ -89,6 +89,8 @@ func TestStreamedFenceMatchesWholeRender(t *testing.T) {
 		{"blank lines", "```\n" + strings.Repeat("x\n\n\n\n", 2000) + "\n\n\n```\n\nend\n", false},
 		{"nested fence text", "```\n" + fenceBody("", 3<<10) + "```go\n" + strings.Repeat("> ", 70) + "deep\n" + fenceBody("", 3<<10), true},
 		{"escaped info", "```go\\x\n" + fenceBody("go", 4<<10), false},
+		{"diff", "```diff\n" + strings.Repeat("@@ -1,3 +1,3 @@\n context\n-old line\n+new line\n--- a/x\n+++ b/x\n", 120), true},
+		{"yaml has no rests", "```yaml\n" + strings.Repeat("key: |\n  block\n  text\nother: 1\n", 200), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
