@@ -107,6 +107,15 @@ func TestStreamedDocumentsMatchWholeRender(t *testing.T) {
 		tableBody(1500),
 		"| x | y |\n|---|---|\n| 1 | 2 |\nlazy\n",
 		"|a|\n|-|\n|b|\n===\n",
+		"- a\n  ```\n  x\n\n  y\n  ```\n- b\n",
+		"1. a\n\n   para\n2. b\n",
+		"- a\n    - deep\n      - deeper\n",
+		"10. ten\n    nested text\n11. eleven\n",
+		"-\n  empty first\n",
+		"> - quoted list\n> - more\n",
+		"<div>\n- not a list\n</div>\n",
+		"~~~\n- in tilde fence\n~~~\n",
+		"Text\n===\n",
 	}
 	r, err := NewRenderer(Dark, 50)
 	if err != nil {
