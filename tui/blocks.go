@@ -75,11 +75,12 @@ func (b *assistantBlock) render(rc *renderCtx) []string {
 	r := rc.md(rc.width)
 	var lines []string
 	var err error
+	fresh := true // lines is this call's own: the block may add to it in place
 	switch {
 	case r == nil:
 		lines = wrap(src, rc.width-2)
 	case b.done && b.full != nil && b.fullWidth == rc.width && b.fullGen == rc.gen:
-		lines = b.full
+		lines, fresh = b.full, false
 		b.stream = nil
 	case !b.done || !markdown.HasRefDefinitions(src):
 		// The incremental render equals a full one (reference links defined
@@ -96,8 +97,11 @@ func (b *assistantBlock) render(rc *renderCtx) []string {
 		b.stream = nil
 		lines = wrap(src, rc.width-2)
 	}
-	out := make([]string, 0, len(lines)+2)
-	out = append(out, lines...)
+	out := lines
+	if !fresh || cap(lines)-len(lines) < 2 {
+		out = make([]string, 0, len(lines)+2)
+		out = append(out, lines...)
+	}
 	if b.interrupted {
 		out = append(out, "  "+rc.th.warn.Render("⏸ interrupted"))
 	}

@@ -30,6 +30,9 @@ type scanner struct {
 	// heredocs are the heredoc words opened on this line, whose bodies
 	// start on the next.
 	heredocs []heredoc
+	// rests, when set, collects the line starts where scanning rests
+	// (rests.go).
+	rests *[]int
 }
 
 // emit ends a token of kind k at to, which starts at from; the code
@@ -109,6 +112,7 @@ func (s *scanner) generic() {
 			if len(s.heredocs) > 0 {
 				s.heredocBodies()
 			}
+			s.noteRest()
 			continue
 		case ' ', '\t', '\r', '\f':
 			s.pos++

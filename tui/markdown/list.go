@@ -14,6 +14,9 @@ import (
 func (w *walker) list(n *ast.List, width, depth int) []string {
 	var out []string
 	num := n.Start
+	if w.listStart >= 0 {
+		num, w.listStart = w.listStart, -1
+	}
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
 		marker := "• "
 		if n.IsOrdered() {

@@ -64,6 +64,13 @@ func (r *Renderer) Lines(src string) ([]string, error) {
 // lines from a block rendered after them: always one, as between the blocks
 // of one document.
 func (r *Renderer) render(src string) (lines []string, seam int, err error) {
+	return r.renderFrom(src, -1)
+}
+
+// renderFrom is render, the first list of the document numbered from start
+// whatever its first item says, when start is not negative: a piece of a
+// long list cut at an item (stream_list.go).
+func (r *Renderer) renderFrom(src string, start int) (lines []string, seam int, err error) {
 	if isBlank(src) {
 		return nil, 0, nil
 	}
@@ -77,7 +84,7 @@ func (r *Renderer) render(src string) (lines []string, seam int, err error) {
 	str := capNesting(ExpandTabs(src))
 	b := []byte(str)
 	doc := r.md.Parse(text.NewReader(b), parser.WithContext(parseContext(b)))
-	w := &walker{pal: r.pal, src: b, str: str}
+	w := &walker{pal: r.pal, src: b, str: str, listStart: start}
 	out := w.children(doc, r.width-2*margin, 0, false)
 	pad := strings.Repeat(" ", margin)
 	for i, l := range out {
@@ -93,6 +100,8 @@ type walker struct {
 	pal *palette
 	src []byte
 	str string // src as a string, for text that needs no copy
+	// listStart, when not negative, numbers the next list drawn.
+	listStart int
 }
 
 // children draws the blocks under n one after another, a blank line between

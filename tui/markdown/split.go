@@ -13,7 +13,8 @@ import "strings"
 // L is the start of a line that follows a blank line outside any code fence
 // or multi-line HTML block, and that cannot continue the block before the
 // blank: it is not indented and not a list item (a loose list continues
-// across blank lines). The last line may still be growing: its first
+// across blank lines), unless no line since the last such point looked like
+// a list item: then a list item at the left margin starts a new list. The last line may still be growing: its first
 // characters are enough to tell (an "a" starts a paragraph whatever
 // follows; a lone "-" or "1." may yet become a list item and is not a split
 // point until more arrives). Mistakes only ever make L smaller.
@@ -35,16 +36,17 @@ func splitPoints(src string) []int {
 		if n < 0 {
 			// The last line is still growing: a split point once it
 			// can no longer become a continuation.
-			if line := src[off:]; decided(line) && sc.startsBlock(line) {
+			if line := src[off:]; decided(line) && sc.startsBlock(line, false) {
 				pts = append(pts, off)
 			}
 			break
 		}
 		line := src[off : off+n]
-		if sc.startsBlock(line) {
+		split := sc.startsBlock(line, true)
+		if split {
 			pts = append(pts, off)
 		}
-		sc.feed(line)
+		sc.feed(line, split)
 		off += n + 1
 	}
 	return pts
@@ -91,18 +93,59 @@ type scanner struct {
 	htmlEnd     string // closing marker of an open HTML block
 	prevBlank   bool   // the previous line was blank and outside fences/HTML
 	started     bool   // a non-blank line has been seen
+	// listSeen is set once a line since the last split point looked like
+	// a list item, so a list may be open.
+	listSeen bool
+	// htmlish is set once a line since the last blank one started with
+	// "<": an HTML block may be open, which only a blank line ends.
+	htmlish bool
 }
 
 // startsBlock reports whether line, which follows everything fed so far,
-// starts an independent block.
-func (s *scanner) startsBlock(line string) bool {
-	return s.started && !s.lost && s.prevBlank && s.fenceChar == 0 && s.htmlEnd == "" &&
-		!isBlank(line) && !continues(line)
+// starts an independent block. A line still arriving (complete is false)
+// must follow a blank line.
+func (s *scanner) startsBlock(line string, complete bool) bool {
+	if !s.started || s.lost || s.fenceChar != 0 || s.htmlEnd != "" || isBlank(line) {
+		return false
+	}
+	if s.prevBlank {
+		return !continues(line) || !s.listSeen && itemText(line) > 0
+	}
+	// Right after text, a fence or a list at the left margin interrupts
+	// the block it follows, unless an HTML block may hold it.
+	return complete && !s.htmlish && (opensFence(line) || !s.listSeen && interruptsWithList(line))
 }
 
-// feed advances the scanner past line.
-func (s *scanner) feed(line string) {
+// opensFence reports whether line opens a code fence at the left margin.
+func opensFence(line string) bool {
+	c, n := fence(line)
+	return n > 0 && line[0] == c
+}
+
+// interruptsWithList reports whether line is a list item at the left margin
+// that may interrupt a paragraph: a bullet, or a number that is 1.
+func interruptsWithList(line string) bool {
+	if itemText(line) == 0 {
+		return false
+	}
+	if c := line[0]; c == '-' || c == '*' || c == '+' {
+		return true
+	}
+	return strings.HasPrefix(line, "1.") || strings.HasPrefix(line, "1)")
+}
+
+// feed advances the scanner past line; split says whether line starts a
+// block (startsBlock was true for it).
+func (s *scanner) feed(line string, split bool) {
+	if split {
+		s.listSeen, s.htmlish = false, false
+	}
 	blank := isBlank(line)
+	if blank {
+		s.htmlish = false
+	} else if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 && strings.HasPrefix(t, "<") {
+		s.htmlish = true
+	}
 	switch {
 	case s.fenceChar != 0:
 		if !blank && indent(line) < s.fenceIndent {
@@ -117,9 +160,16 @@ func (s *scanner) feed(line string) {
 		}
 	default:
 		if c, n := fence(line); n > 0 {
+			if s.htmlish {
+				// An HTML block may hold this line, or a paragraph
+				// with inline HTML, which the fence interrupts.
+				s.lost = true
+			}
 			s.fenceChar, s.fenceLen, s.fenceIndent = c, n, indent(line)
 		} else if end := htmlBlockEnd(line); end != "" {
 			s.htmlEnd = end
+		} else if t := strings.TrimLeft(line, " "); len(line)-len(t) <= 3 && t != "" && continues(t) {
+			s.listSeen = true
 		}
 	}
 	if !blank {
@@ -199,6 +249,55 @@ func continues(l string) bool {
 		i++
 	}
 	return i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')') && (i+1 == len(l) || l[i+1] == ' ' || l[i+1] == '\t')
+}
+
+// itemText returns where the text of a list item at the left margin starts
+// in line ("- a", "12. a"), or 0 when line is not such an item with text
+// (a thematic break like "- - -" is not).
+func itemText(l string) int {
+	i := 0
+	switch {
+	case l == "":
+		return 0
+	case l[0] == '-' || l[0] == '*' || l[0] == '+':
+		i = 1
+	default:
+		for i < len(l) && i < 10 && l[i] >= '0' && l[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == 10 || i == len(l) || (l[i] != '.' && l[i] != ')') {
+			return 0
+		}
+		i++
+	}
+	j := i
+	for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		j++
+	}
+	if j == i || j == len(l) || isBreak(l) {
+		return 0
+	}
+	return j
+}
+
+// isBreak reports whether l is a thematic break: three or more of one of
+// "-*_" and nothing else but spaces and tabs.
+func isBreak(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 3 || t == "" || (t[0] != '-' && t[0] != '*' && t[0] != '_') {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case t[0]:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
 }
 
 // HasRefDefinitions reports whether src defines reference links

@@ -9,9 +9,12 @@ import (
 // Stream renders a message that grows at its end. The source is cut at safe
 // split points into closed segments, which never change once cut, and an
 // open tail. Render draws every segment once and keeps it, so a frame costs
-// the size of the open tail, not of the whole answer. Layout goes further
-// and leaves segments as blank placeholders of estimated height until Fill
-// asks for them, so only what is on screen is ever rendered.
+// the size of the open tail, not of the whole answer; a long table, list or
+// code fence that opens the tail is itself kept in pieces rendered once
+// (stream_tail.go), so a frame costs what arrived since the last one. Layout
+// goes further and leaves segments as blank placeholders of estimated
+// height until Fill asks for them, so only what is on screen is ever
+// rendered.
 type Stream struct {
 	r          *Renderer
 	closed     int // bytes of the source cut into segs
@@ -22,9 +25,24 @@ type Stream struct {
 
 	mark, markLine int // the segment Fill marked and the line it started on
 
-	tailSrc string // the open tail last rendered, and its lines
-	tail    []string
-	tailOK  bool
+	tailSrc  string   // the open tail last rendered, and its lines:
+	tailHead []string // the kept pieces of a long block that opens it
+	tail     []string // and the rest
+	tailOK   bool
+
+	// sc has read the complete lines of the source from closed to scanned,
+	// so each frame scans only what arrived (split.go).
+	sc      scanner
+	scanned int
+	// fence holds the rendered pieces of a long code fence that opens the
+	// tail and is still open (stream_fence.go).
+	fence openFence
+	// list holds the rendered pieces of a long list that opens the tail
+	// (stream_list.go).
+	list openList
+	// table holds a long table that opens the tail, parsed and drawn so
+	// far (stream_table.go).
+	table openTable
 }
 
 // segment is a run of closed blocks; lines is nil until it is rendered.
@@ -121,38 +139,71 @@ func (s *Stream) lineOf(k int) int {
 
 // update cuts the closed part of src into segments and renders the open tail.
 func (s *Stream) update(src string, final bool) error {
-	if len(src) < s.closed || (s.final && len(src) != s.closed) {
-		s.closed, s.segs, s.final, s.tailOK, s.unrendered = 0, nil, false, false, 0 // not an extension: start over
+	if len(src) < s.scanned || (s.final && len(src) != s.closed) {
+		*s = Stream{r: s.r} // not an extension: start over
 	}
 	s.src = src
 	if s.final {
 		return nil
 	}
-	rest := src[s.closed:]
-	cut := 0
-	pts := splitPoints(rest)
+	pts := s.scan(src)
+	cut := s.closed
 	for i, p := range pts {
 		if p-cut >= minSegment || i == len(pts)-1 {
-			s.addSegment(s.closed+cut, s.closed+p)
+			s.addSegment(cut, p)
 			cut = p
 		}
 	}
-	s.closed += cut
+	s.closed = cut
 	if final {
-		s.addSegment(s.closed, len(src))
-		s.closed, s.final, s.tailOK, s.tail = len(src), true, false, nil
+		if s.tailOK && s.tailSrc == src[s.closed:] && !isBlank(s.tailSrc) {
+			// The tail as last rendered is the last segment: the end of
+			// an answer does not render it again.
+			lines := append(s.tailHead[:len(s.tailHead):len(s.tailHead)], s.tail...)
+			s.segs = append(s.segs, segment{from: s.closed, to: len(src), lines: lines, seam: 1, rendered: true})
+		} else {
+			s.addSegment(s.closed, len(src))
+		}
+		s.closed, s.final, s.tailOK, s.tailHead, s.tail = len(src), true, false, nil, nil
+		s.fence, s.list, s.table = openFence{}, openList{}, openTable{}
 		return nil
 	}
 	tailSrc := src[s.closed:]
 	if s.tailOK && tailSrc == s.tailSrc {
 		return nil
 	}
-	tail, err := s.r.Lines(tailSrc)
+	head, tail, err := s.renderTail(src)
 	if err != nil {
 		return err
 	}
-	s.tailSrc, s.tail, s.tailOK = tailSrc, tail, true
+	s.tailSrc, s.tailHead, s.tail, s.tailOK = tailSrc, head, tail, true
 	return nil
+}
+
+// scan feeds the complete lines that arrived since the last call to the
+// scanner and returns the split points after closed, the last one possibly
+// the start of the growing last line (see splitPoints, which this equals
+// for src[closed:]: a scanner that has read up to a split point is in the
+// state a fresh one reaches after that point's line).
+func (s *Stream) scan(src string) []int {
+	var pts []int
+	for s.scanned < len(src) {
+		n := strings.IndexByte(src[s.scanned:], '\n')
+		if n < 0 {
+			if line := src[s.scanned:]; s.scanned > s.closed && decided(line) && s.sc.startsBlock(line, false) {
+				pts = append(pts, s.scanned)
+			}
+			break
+		}
+		line := src[s.scanned : s.scanned+n]
+		split := s.sc.startsBlock(line, true)
+		if split && s.scanned > s.closed {
+			pts = append(pts, s.scanned)
+		}
+		s.sc.feed(line, split)
+		s.scanned += n + 1
+	}
+	return pts
 }
 
 // addSegment appends a closed segment; a blank one needs no rendering.
@@ -160,6 +211,10 @@ func (s *Stream) addSegment(from, to int) {
 	src := s.src[from:to]
 	if isBlank(src) {
 		s.segs = append(s.segs, segment{from: from, to: to, rendered: true})
+		return
+	}
+	if lines, ok := s.pieceSegment(from, to); ok {
+		s.segs = append(s.segs, segment{from: from, to: to, lines: lines, seam: 1, rendered: true})
 		return
 	}
 	s.segs = append(s.segs, segment{from: from, to: to, est: s.estimateSegment(src)})
@@ -210,15 +265,16 @@ func (s *Stream) compose() []string {
 			seam = sg.seam
 		}
 	}
-	if len(out) > 0 && len(s.tail) > 0 {
+	if len(out) > 0 && len(s.tailHead)+len(s.tail) > 0 {
 		out = appendBlank(out, seam)
 	}
-	return append(out, s.tail...)
+	return append(append(out, s.tailHead...), s.tail...)
 }
 
-// estimate is a capacity hint for compose.
+// estimate is a capacity hint for compose, with room for a caller to add
+// a few lines of its own without copying them all.
 func (s *Stream) estimate() int {
-	n := len(s.tail) + 1
+	n := len(s.tailHead) + len(s.tail) + 4
 	for _, sg := range s.segs {
 		n += len(sg.lines) + sg.est + sg.seam + 1
 	}

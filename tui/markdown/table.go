@@ -28,13 +28,20 @@ type cell struct {
 
 // table draws a GitHub table in width columns.
 func (w *walker) table(t *east.Table, width int) []string {
+	rows, ncol := w.tableRows(t)
+	if ncol == 0 {
+		return nil
+	}
+	return w.drawTable(rows, ncol, width)
+}
+
+// tableRows collects the cells of t's rows, the header's (first) bold, and
+// the number of columns.
+func (w *walker) tableRows(t *east.Table) ([][]cell, int) {
 	var rows [][]cell
-	header := -1
 	ncol := 0
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
-		if _, ok := r.(*east.TableHeader); ok {
-			header = len(rows)
-		}
+		_, header := r.(*east.TableHeader)
 		var row []cell
 		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
 			tc, ok := c.(*east.TableCell)
@@ -42,7 +49,7 @@ func (w *walker) table(t *east.Table, width int) []string {
 				continue
 			}
 			base := w.pal.text
-			if header == len(rows) {
+			if header {
 				base = base.with(bold)
 			}
 			row = append(row, cell{runs: w.inlines(tc, base), align: tc.Alignment})
@@ -50,9 +57,12 @@ func (w *walker) table(t *east.Table, width int) []string {
 		ncol = max(ncol, len(row))
 		rows = append(rows, row)
 	}
-	if ncol == 0 {
-		return nil
-	}
+	return rows, ncol
+}
+
+// drawTable draws rows, the first the header, in width columns.
+func (w *walker) drawTable(rows [][]cell, ncol, width int) []string {
+	header := 0
 	widths, cut := columnWidths(rows, ncol, width)
 	// Wrap every cell, then narrow each column to its widest wrapped line.
 	wrapped := make([][][][]run, len(rows))
@@ -87,12 +97,24 @@ func (w *walker) table(t *east.Table, width int) []string {
 func columnWidths(rows [][]cell, ncol, width int) ([]int, bool) {
 	natural := make([]int, ncol)
 	for _, row := range rows {
-		for i, c := range row {
-			natural[i] = max(natural[i], textWidth(runsText(c.runs)))
-		}
+		addNatural(natural, row)
 	}
-	for i := range natural {
-		natural[i] = max(natural[i], 1)
+	return widthsOf(natural, width)
+}
+
+// addNatural widens natural, the widest cell of each column, by row's.
+func addNatural(natural []int, row []cell) {
+	for i, c := range row {
+		natural[i] = max(natural[i], textWidth(runsText(c.runs)))
+	}
+}
+
+// widthsOf is columnWidths from the widest cell of each column.
+func widthsOf(cells []int, width int) ([]int, bool) {
+	ncol := len(cells)
+	natural := make([]int, ncol)
+	for i, n := range cells {
+		natural[i] = max(n, 1)
 	}
 	// Each column takes its width and a space either side; a separator
 	// stands between columns.
