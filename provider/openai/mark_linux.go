@@ -29,7 +29,11 @@ type markConn struct {
 	// closed is closed by Close: it ends a nap.
 	closed    chan struct{}
 	closeOnce sync.Once
-	nap       *time.Timer // Read's
+	// ended holds a signal once streaming ends: it ends a nap, which may be
+	// net/http's own read for the next response, begun as the body's end
+	// handed the connection back while the answer still streamed.
+	ended chan struct{}
+	nap   *time.Timer // Read's
 	// streaming says an answer streams; raised that the socket's mark is
 	// high. Only Read changes the socket's mark.
 	streaming atomic.Bool
@@ -50,10 +54,23 @@ func markable(c net.Conn) net.Conn {
 	if err != nil {
 		return c
 	}
-	return &markConn{Conn: c, raw: raw, closed: make(chan struct{})}
+	return &markConn{Conn: c, raw: raw, closed: make(chan struct{}), ended: make(chan struct{}, 1)}
 }
 
-func (c *markConn) stream(on bool) { c.streaming.Store(on) }
+func (c *markConn) stream(on bool) {
+	c.streaming.Store(on)
+	if on {
+		select { // a signal left by an earlier answer
+		case <-c.ended:
+		default:
+		}
+		return
+	}
+	select {
+	case c.ended <- struct{}{}:
+	default:
+	}
+}
 
 // Close closes the connection and ends a read's nap.
 func (c *markConn) Close() error {
@@ -118,7 +135,8 @@ func (c *markConn) readNow(b []byte) (n int, err error, ok bool) {
 	return n, nil, true
 }
 
-// sleep waits readGap; it is false when the connection closed meanwhile.
+// sleep waits readGap, or until streaming ends; it is false when the
+// connection closed meanwhile.
 func (c *markConn) sleep() bool {
 	if c.nap == nil {
 		c.nap = time.NewTimer(readGap)
@@ -127,6 +145,9 @@ func (c *markConn) sleep() bool {
 	}
 	select {
 	case <-c.nap.C:
+		return true
+	case <-c.ended:
+		c.nap.Stop()
 		return true
 	case <-c.closed:
 		c.nap.Stop()
