@@ -278,3 +278,38 @@ func TestMarkedConnReadsAtMostEveryGap(t *testing.T) {
 	}
 	t.Logf("%d read system calls in %v", reads, took.Round(time.Millisecond))
 }
+
+// TestMarkConnNapEndsWithTheStreaming: when a body's end hands the
+// connection back, net/http's own goroutine reads it for the next
+// response while the answer's reading goroutine still streams, and that
+// read naps. The end of streaming must end the nap: the next response,
+// arriving meanwhile, would wait out the rest of readGap. A nap is never
+// shorter than readGap, so the quickest of a few tries tells the two apart
+// on a loaded machine.
+func TestMarkConnNapEndsWithTheStreaming(t *testing.T) {
+	t.Parallel()
+	quickest := time.Hour
+	for range 10 {
+		c, s := loopback(t)
+		c.stream(true)
+		ch := startRead(c)
+		// The read found nothing and naps once it raised the mark.
+		for deadline := time.Now().Add(time.Second); markNow(t, c) == 1; {
+			if time.Now().After(deadline) {
+				t.Fatal("the read never raised the mark")
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+		ended := time.Now()
+		c.stream(false)
+		_, _ = s.Write([]byte("next"))
+		r := within(t, ch, time.Second)
+		if r.s != "next" || r.err != nil {
+			t.Fatalf("read = %q, %v, want next", r.s, r.err)
+		}
+		quickest = min(quickest, r.at.Sub(ended))
+	}
+	if quickest >= readGap/2 {
+		t.Errorf("a response arriving as the streaming ended was read %v later at best, want at once: the nap went on", quickest)
+	}
+}

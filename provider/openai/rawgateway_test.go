@@ -2,6 +2,7 @@ package openai
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"net"
@@ -19,7 +20,7 @@ import (
 // the connection is kept for the next one.
 type rawGateway struct {
 	ln    net.Listener
-	serve func(c *net.TCPConn, req *http.Request, n int) (keep bool)
+	serve func(c *net.TCPConn, req *http.Request, n int) (keep bool) // req.Body is read already, and can be read again
 
 	requests atomic.Int32 // requests seen
 	conns    atomic.Int32 // connections accepted
@@ -78,7 +79,8 @@ func (g *rawGateway) accept() {
 				if err != nil {
 					return
 				}
-				_, _ = io.Copy(io.Discard, req.Body)
+				body, _ := io.ReadAll(req.Body)
+				req.Body = io.NopCloser(bytes.NewReader(body))
 				n := int(g.requests.Add(1)) - 1
 				if !g.serve(c.(*net.TCPConn), req, n) {
 					return
