@@ -34,9 +34,11 @@ type markConn struct {
 	// handed the connection back while the answer still streamed.
 	ended chan struct{}
 	nap   *time.Timer // Read's
-	// streaming says an answer streams; raised that the socket's mark is
-	// high. Only Read changes the socket's mark.
-	streaming atomic.Bool
+	// streaming counts the answers streaming: the next one on a reused
+	// connection can begin before the earlier one's reading goroutine has
+	// ended its own. raised says the socket's mark is high. Only Read
+	// changes the socket's mark.
+	streaming atomic.Int32
 	raised    atomic.Bool
 	// broken stops raising the mark after setsockopt failed once.
 	broken atomic.Bool
@@ -58,12 +60,15 @@ func markable(c net.Conn) net.Conn {
 }
 
 func (c *markConn) stream(on bool) {
-	c.streaming.Store(on)
 	if on {
+		c.streaming.Add(1)
 		select { // a signal left by an earlier answer
 		case <-c.ended:
 		default:
 		}
+		return
+	}
+	if c.streaming.Add(-1) > 0 {
 		return
 	}
 	select {
@@ -88,7 +93,7 @@ func (c *markConn) Close() error {
 // byte before the ordinary read that parks, so any byte, the end or an
 // error wakes it at once.
 func (c *markConn) Read(b []byte) (int, error) {
-	if len(b) > 0 && c.streaming.Load() {
+	if len(b) > 0 && c.streaming.Load() > 0 {
 		n, err, ok := c.readNow(b)
 		if !ok {
 			c.raise()
@@ -105,7 +110,7 @@ func (c *markConn) Read(b []byte) (int, error) {
 	}
 	c.lower()
 	n, err := c.Conn.Read(b)
-	if err == nil && c.streaming.Load() {
+	if err == nil && c.streaming.Load() > 0 {
 		c.raise()
 	}
 	return n, err

@@ -279,6 +279,40 @@ func TestMarkedConnReadsAtMostEveryGap(t *testing.T) {
 	t.Logf("%d read system calls in %v", reads, took.Round(time.Millisecond))
 }
 
+// TestMarkConnOutlivesAnEarlierAnswersEnd: the body's end hands the
+// connection back to net/http before the answer's reading goroutine
+// returns and ends its streaming, so the next answer on that connection
+// can begin streaming first. The earlier answer's late end must not end
+// the later one's: its reads would park at a mark of one for every
+// segment, and its reading goroutine, which leaves the pace to the
+// connection, would read each token as it came.
+func TestMarkConnOutlivesAnEarlierAnswersEnd(t *testing.T) {
+	t.Parallel()
+	c, s := loopback(t)
+	c.stream(true) // the earlier answer
+	c.stream(true) // the next one, on the connection handed back
+	c.stream(false)
+	if _, err := s.Write([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if r := within(t, startRead(c), time.Second); r.s != "a" || r.err != nil {
+		t.Fatalf("read = %q, %v", r.s, r.err)
+	}
+	if m := markNow(t, c); m != c.high || m <= 1 {
+		t.Errorf("mark while the later answer streams = %d, want it raised (%d)", m, c.high)
+	}
+	c.stream(false)
+	ch := startRead(c)
+	parked(t, c)
+	_, _ = s.Write([]byte("b"))
+	if r := within(t, ch, time.Second); r.s != "b" || r.err != nil {
+		t.Fatalf("read after both ended = %q, %v", r.s, r.err)
+	}
+	if m := markNow(t, c); m != 1 {
+		t.Errorf("mark once both answers ended = %d, want 1", m)
+	}
+}
+
 // TestMarkConnNapEndsWithTheStreaming: when a body's end hands the
 // connection back, net/http's own goroutine reads it for the next
 // response while the answer's reading goroutine still streams, and that
