@@ -236,3 +236,55 @@ func trimTo(s string, n int) string {
 	}
 	return s
 }
+
+// TestRetriesOnMarkedConnections retries answers that failed before their
+// first delta, on the connection kept alive after an error and on a new
+// one after a reset, with a base URL that has a path before /v1: the
+// retried answer streams whole.
+func TestRetriesOnMarkedConnections(t *testing.T) {
+	t.Parallel()
+	ev := sse(delta(`{"content":"again"}`)) + sse(finishChunk("stop")) + "data: [DONE]\n\n"
+	cases := []struct {
+		name  string
+		first func(c *net.TCPConn) bool
+		conns int32
+	}{
+		{"after a 503 on the kept-alive connection", func(c *net.TCPConn) bool {
+			body := `{"error":{"message":"busy","type":"server_error"}}`
+			_ = writeAll(c, 0, fmt.Sprintf("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body))
+			return true
+		}, 1},
+		{"after a reset before the first event", func(c *net.TCPConn) bool {
+			_ = writeAll(c, 0, sseHead)
+			time.Sleep(20 * time.Millisecond)
+			_ = c.SetLinger(0)
+			return false
+		}, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g := newRawGateway(t, "tcp4", func(c *net.TCPConn, req *http.Request, n int) bool {
+				if req.URL.Path != "/gw/openai/v1/chat/completions" {
+					_ = writeAll(c, 0, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+					return true
+				}
+				if n == 0 {
+					return tc.first(c)
+				}
+				_ = writeAll(c, 0, sseHead, chunked(ev), lastChunk)
+				return true
+			})
+			base := strings.TrimSuffix(g.url(), "/v1") + "/gw/openai/v1"
+			p := rawProvider(t, base, func(c *Config) { c.MaxAttempts, c.BaseBackoff = 2, time.Millisecond })
+			s := streamOnce(t, p, 0, 10*time.Second)
+			wantText(t, s, "again", nil)
+			if got := g.conns.Load(); got != tc.conns {
+				t.Errorf("%d connections, want %d", got, tc.conns)
+			}
+			if want := runtime.GOOS == "linux"; s.marked != want {
+				t.Errorf("the retried answer's connection holds small segments: %v, want %v", s.marked, want)
+			}
+		})
+	}
+}
