@@ -201,6 +201,14 @@ func (s *stream) fill() *provider.Error {
 	payload, done, err := s.sse.next()
 	if err != nil {
 		if pe := s.wd.timedOut(s.actx); pe != nil {
+			if s.finished {
+				// The answer is complete and only its trailer (usage,
+				// [DONE], the end of the body) never came: a failure
+				// here would have the agent ask for it again.
+				s.ended = true
+				_ = s.release() // the attempt is over; Close's error adds nothing
+				return nil
+			}
 			return pe // the watchdog ended the wait: say which limit
 		}
 	}

@@ -1,0 +1,33 @@
+package openai
+
+import (
+	"net"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// TestAFinishedAnswerThenSilenceIsNotAFailure: a gateway sends the
+// finish reason and then neither usage, [DONE] nor the end of the body,
+// and keeps the connection open. The answer is complete; when the idle
+// limit ends the wait for the rest, the stream must end normally, not
+// fail with stream_idle_timeout, which the agent retries: the finished
+// answer would be asked for, and paid for, again.
+func TestAFinishedAnswerThenSilenceIsNotAFailure(t *testing.T) {
+	t.Parallel()
+	g := newRawGateway(t, "tcp4", func(c *net.TCPConn, req *http.Request, _ int) bool {
+		_ = writeAll(c, 0, sseHead, chunked(sse(delta(`{"content":"all of it"}`))), chunked(sse(finishChunk("stop"))))
+		time.Sleep(3 * time.Second)
+		return false
+	})
+	p := rawProvider(t, g.url(), func(c *Config) { c.StreamIdleTimeout = 300 * time.Millisecond })
+	s := streamOnce(t, p, 0, 10*time.Second)
+	wantText(t, s, "all of it", nil)
+	var finished bool
+	for _, d := range s.deltas {
+		finished = finished || d.d.Finish != 0
+	}
+	if !finished {
+		t.Error("no finish reason was delivered")
+	}
+}
