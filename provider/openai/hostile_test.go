@@ -182,6 +182,29 @@ func TestHostileGatewaysNeverStallAnAnswer(t *testing.T) {
 			want: "six", endFrom: "last", marked: true,
 		},
 		{
+			name: "a gzip-encoded error as JSON with 400, on a kept-alive connection",
+			serve: func(g *rawGateway, c *net.TCPConn, _ int) bool {
+				var buf bytes.Buffer
+				zw := gzip.NewWriter(&buf)
+				_, _ = io.WriteString(zw, `{"error":{"message":"bad field","type":"invalid_request_error"}}`)
+				_ = zw.Close()
+				_ = writeAll(c, 0, fmt.Sprintf("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s", buf.Len(), buf.String()))
+				return true
+			},
+			isErr: func(err error) bool { return isKind(provider.ErrBadRequest)(err) && strings.Contains(err.Error(), "bad field") },
+		},
+		{
+			name: "a JSON document instead of a stream, on a kept-alive connection",
+			serve: func(g *rawGateway, c *net.TCPConn, _ int) bool {
+				body := `{"error":{"message":"streaming is off","type":"server_error","code":500}}`
+				_ = writeAll(c, 0, fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", len(body)))
+				g.writeMarked(c, 20*time.Millisecond, body[:9], body[9:])
+				return true
+			},
+			isErr: func(err error) bool { return isKind(provider.ErrServer)(err) && strings.Contains(err.Error(), "streaming is off") },
+			endFrom: "last", marked: true,
+		},
+		{
 			name: "an error as JSON with 503",
 			serve: func(g *rawGateway, c *net.TCPConn, _ int) bool {
 				body := `{"error":{"message":"overloaded","type":"server_error"}}`
