@@ -191,7 +191,9 @@ func TestHostileGatewaysNeverStallAnAnswer(t *testing.T) {
 				_ = writeAll(c, 0, fmt.Sprintf("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s", buf.Len(), buf.String()))
 				return true
 			},
-			isErr: func(err error) bool { return isKind(provider.ErrBadRequest)(err) && strings.Contains(err.Error(), "bad field") },
+			isErr: func(err error) bool {
+				return isKind(provider.ErrBadRequest)(err) && strings.Contains(err.Error(), "bad field")
+			},
 		},
 		{
 			name: "a JSON document instead of a stream, on a kept-alive connection",
@@ -201,7 +203,9 @@ func TestHostileGatewaysNeverStallAnAnswer(t *testing.T) {
 				g.writeMarked(c, 20*time.Millisecond, body[:9], body[9:])
 				return true
 			},
-			isErr: func(err error) bool { return isKind(provider.ErrServer)(err) && strings.Contains(err.Error(), "streaming is off") },
+			isErr: func(err error) bool {
+				return isKind(provider.ErrServer)(err) && strings.Contains(err.Error(), "streaming is off")
+			},
 			endFrom: "last", marked: true,
 		},
 		{
