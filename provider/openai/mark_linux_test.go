@@ -319,20 +319,25 @@ func TestMarkConnOutlivesAnEarlierAnswersEnd(t *testing.T) {
 // read naps. The end of streaming must end the nap: the next response,
 // arriving meanwhile, would wait out the rest of readGap. A nap is never
 // shorter than readGap, so the quickest of a few tries tells the two apart
-// on a loaded machine.
+// on a loaded machine; a try that misses the nap (the mark is high only
+// while it lasts) is not counted.
 func TestMarkConnNapEndsWithTheStreaming(t *testing.T) {
 	t.Parallel()
-	quickest := time.Hour
-	for range 10 {
+	quickest, tries := time.Hour, 0
+	for range 40 {
+		if tries == 10 {
+			break
+		}
 		c, s := loopback(t)
 		c.stream(true)
 		ch := startRead(c)
 		// The read found nothing and naps once it raised the mark.
-		for deadline := time.Now().Add(time.Second); markNow(t, c) == 1; {
-			if time.Now().After(deadline) {
-				t.Fatal("the read never raised the mark")
+		napping := false
+		for deadline := time.Now().Add(readGap / 2); !napping && time.Now().Before(deadline); {
+			napping = markNow(t, c) > 1
+			if !napping {
+				time.Sleep(50 * time.Microsecond)
 			}
-			time.Sleep(50 * time.Microsecond)
 		}
 		ended := time.Now()
 		c.stream(false)
@@ -341,7 +346,13 @@ func TestMarkConnNapEndsWithTheStreaming(t *testing.T) {
 		if r.s != "next" || r.err != nil {
 			t.Fatalf("read = %q, %v, want next", r.s, r.err)
 		}
-		quickest = min(quickest, r.at.Sub(ended))
+		if napping {
+			tries++
+			quickest = min(quickest, r.at.Sub(ended))
+		}
+	}
+	if tries < 3 {
+		t.Skipf("saw the read nap %d times in 40: the machine is too busy to tell", tries)
 	}
 	if quickest >= readGap/2 {
 		t.Errorf("a response arriving as the streaming ended was read %v later at best, want at once: the nap went on", quickest)
