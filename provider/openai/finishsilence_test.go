@@ -31,3 +31,24 @@ func TestAFinishedAnswerThenSilenceIsNotAFailure(t *testing.T) {
 		t.Error("no finish reason was delivered")
 	}
 }
+
+// TestAFinishedAnswerEndsSoonWithoutItsTrailer: after the finish reason,
+// the wait for usage and [DONE] is bounded by trailerWait, not by the
+// idle limit, so an answer whose gateway goes silent after finishing ends
+// in seconds, not minutes, with the default limits.
+func TestAFinishedAnswerEndsSoonWithoutItsTrailer(t *testing.T) {
+	t.Parallel()
+	g := newRawGateway(t, "tcp4", func(c *net.TCPConn, req *http.Request, _ int) bool {
+		_ = writeAll(c, 0, sseHead, chunked(sse(delta(`{"content":"all of it"}`))))
+		_ = writeAll(c, 0, chunked(sse(finishChunk("stop"))))
+		time.Sleep(trailerWait + 2*time.Second)
+		return false
+	})
+	p := rawProvider(t, g.url(), nil) // the default limits
+	start := time.Now()
+	s := streamOnce(t, p, 0, 15*time.Second)
+	wantText(t, s, "all of it", nil)
+	if took := time.Since(start); took < trailerWait || took > trailerWait+time.Second {
+		t.Errorf("the finished answer ended after %v, want about trailerWait (%v)", took, trailerWait)
+	}
+}

@@ -260,6 +260,11 @@ func (s *stream) fill() *provider.Error {
 		// alone) every second is as stalled as one that sends comments.
 		s.wd.gotData()
 	}
+	if s.finished && !finished {
+		// The answer is complete: what may follow (usage, [DONE], the end
+		// of the body) is not worth the whole idle limit.
+		s.wd.finished(trailerWait)
+	}
 	return nil
 }
 
