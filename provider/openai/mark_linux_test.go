@@ -1,9 +1,11 @@
 package openai
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -356,5 +358,42 @@ func TestMarkConnNapEndsWithTheStreaming(t *testing.T) {
 	}
 	if quickest >= readGap/2 {
 		t.Errorf("a response arriving as the streaming ended was read %v later at best, want at once: the nap went on", quickest)
+	}
+}
+
+// TestIdleConnectionParksAtAMarkOfOne streams an answer whose body ends
+// with its last event, so its connection goes back to the pool, and
+// checks that the idle connection, read by net/http for whatever comes
+// next, settles at a mark of one: a raised mark there would hold the next
+// response's first bytes.
+func TestIdleConnectionParksAtAMarkOfOne(t *testing.T) {
+	t.Parallel()
+	g := newRawGateway(t, "tcp4", func(c *net.TCPConn, _ *http.Request, _ int) bool {
+		_ = writeAll(c, 0, sseHead+chunked(sse(delta(`{"content":"hi"}`), finishChunk("stop"))+"data: [DONE]\n\n")+lastChunk)
+		return true
+	})
+	p := rawProvider(t, g.url(), nil)
+	for range 5 {
+		s, err := p.Stream(context.Background(), userRequest("hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mc, ok := s.(*stream).paced.mark.(*markConn)
+		if !ok {
+			t.Fatal("the answer's connection is not marked")
+		}
+		if _, _, err := drain(t, s); err != nil {
+			t.Fatal(err)
+		}
+		m := markNow(t, mc)
+		for deadline := time.Now().Add(time.Second); m != 1 && time.Now().Before(deadline); m = markNow(t, mc) {
+			time.Sleep(time.Millisecond)
+		}
+		if m != 1 {
+			t.Fatalf("the idle connection's mark is %d, want 1", m)
+		}
+	}
+	if n := g.conns.Load(); n != 1 {
+		t.Errorf("%d connections for 5 answers: the test needs one kept alive", n)
 	}
 }
