@@ -48,7 +48,9 @@ func newHTTPClient() *http.Client {
 
 // streamMarker is a connection that can hold small segments while an
 // answer streams: stream(true) lets it raise the mark between reads,
-// stream(false) ends that (the next read lowers it).
+// stream(false) ends that (the next read lowers it). The calls come in
+// pairs, one pair per answer, and the pairs of two answers on a reused
+// connection may overlap.
 type streamMarker interface {
 	stream(on bool)
 }

@@ -29,10 +29,16 @@ type markConn struct {
 	// closed is closed by Close: it ends a nap.
 	closed    chan struct{}
 	closeOnce sync.Once
-	nap       *time.Timer // Read's
-	// streams counts the answers streaming over the connection (HTTP/2
-	// carries several); raised says the socket's mark is high. Only Read
-	// changes the socket's mark.
+	// ended holds a signal once streaming ends: it ends a nap, which may be
+	// net/http's own read for the next response, begun as the body's end
+	// handed the connection back while the answer still streamed.
+	ended chan struct{}
+	nap   *time.Timer // Read's
+	// streams counts the answers streaming over the connection: HTTP/2
+	// carries several, and the next one on a reused HTTP/1 connection can
+	// begin before the earlier one's reading goroutine has ended its own.
+	// raised says the socket's mark is high. Only Read changes the
+	// socket's mark.
 	streams atomic.Int32
 	raised  atomic.Bool
 	// broken stops raising the mark after setsockopt failed once.
@@ -51,14 +57,24 @@ func markable(c net.Conn) net.Conn {
 	if err != nil {
 		return c
 	}
-	return &markConn{Conn: c, raw: raw, closed: make(chan struct{})}
+	return &markConn{Conn: c, raw: raw, closed: make(chan struct{}), ended: make(chan struct{}, 1)}
 }
 
 func (c *markConn) stream(on bool) {
 	if on {
 		c.streams.Add(1)
-	} else {
-		c.streams.Add(-1)
+		select { // a signal left by an earlier answer
+		case <-c.ended:
+		default:
+		}
+		return
+	}
+	if c.streams.Add(-1) > 0 {
+		return
+	}
+	select {
+	case c.ended <- struct{}{}:
+	default:
 	}
 }
 
@@ -140,7 +156,8 @@ func (c *markConn) readNow(b []byte) (nowRead, int, error) {
 	return socketRead, n, nil
 }
 
-// sleep waits readGap; it is false when the connection closed meanwhile.
+// sleep waits readGap, or until streaming ends; it is false when the
+// connection closed meanwhile.
 func (c *markConn) sleep() bool {
 	if c.nap == nil {
 		c.nap = time.NewTimer(readGap)
@@ -149,6 +166,9 @@ func (c *markConn) sleep() bool {
 	}
 	select {
 	case <-c.nap.C:
+		return true
+	case <-c.ended:
+		c.nap.Stop()
 		return true
 	case <-c.closed:
 		c.nap.Stop()

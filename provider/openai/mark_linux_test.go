@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"net/http/httptrace"
 	"os"
 	"strconv"
@@ -351,5 +352,122 @@ func TestHTTP2AnswersShareTheMark(t *testing.T) {
 	wantText(t, s, "ab", nil)
 	if took > most {
 		t.Errorf("the answer on the idle connection took %v, want at most %v", took, most)
+	}
+}
+
+// TestMarkConnOutlivesAnEarlierAnswersEnd: the body's end hands the
+// connection back to net/http before the answer's reading goroutine
+// returns and ends its streaming, so the next answer on that connection
+// can begin streaming first. The earlier answer's late end must not end
+// the later one's: its reads would park at a mark of one for every
+// segment, and its reading goroutine, which leaves the pace to the
+// connection, would read each token as it came.
+func TestMarkConnOutlivesAnEarlierAnswersEnd(t *testing.T) {
+	t.Parallel()
+	c, s := loopback(t)
+	c.stream(true) // the earlier answer
+	c.stream(true) // the next one, on the connection handed back
+	c.stream(false)
+	if _, err := s.Write([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if r := within(t, startRead(c), time.Second); r.s != "a" || r.err != nil {
+		t.Fatalf("read = %q, %v", r.s, r.err)
+	}
+	if m := markNow(t, c); m != c.high || m <= 1 {
+		t.Errorf("mark while the later answer streams = %d, want it raised (%d)", m, c.high)
+	}
+	c.stream(false)
+	ch := startRead(c)
+	parked(t, c)
+	_, _ = s.Write([]byte("b"))
+	if r := within(t, ch, time.Second); r.s != "b" || r.err != nil {
+		t.Fatalf("read after both ended = %q, %v", r.s, r.err)
+	}
+	if m := markNow(t, c); m != 1 {
+		t.Errorf("mark once both answers ended = %d, want 1", m)
+	}
+}
+
+// TestMarkConnNapEndsWithTheStreaming: when a body's end hands the
+// connection back, net/http's own goroutine reads it for the next
+// response while the answer's reading goroutine still streams, and that
+// read naps. The end of streaming must end the nap: the next response,
+// arriving meanwhile, would wait out the rest of readGap. A nap is never
+// shorter than readGap, so the quickest of a few tries tells the two apart
+// on a loaded machine; a try that misses the nap (the mark is high only
+// while it lasts) is not counted.
+func TestMarkConnNapEndsWithTheStreaming(t *testing.T) {
+	t.Parallel()
+	quickest, tries := time.Hour, 0
+	for range 40 {
+		if tries == 10 {
+			break
+		}
+		c, s := loopback(t)
+		c.stream(true)
+		ch := startRead(c)
+		// The read found nothing and naps once it raised the mark.
+		napping := false
+		for deadline := time.Now().Add(readGap / 2); !napping && time.Now().Before(deadline); {
+			napping = markNow(t, c) > 1
+			if !napping {
+				time.Sleep(50 * time.Microsecond)
+			}
+		}
+		ended := time.Now()
+		c.stream(false)
+		_, _ = s.Write([]byte("next"))
+		r := within(t, ch, time.Second)
+		if r.s != "next" || r.err != nil {
+			t.Fatalf("read = %q, %v, want next", r.s, r.err)
+		}
+		if napping {
+			tries++
+			quickest = min(quickest, r.at.Sub(ended))
+		}
+	}
+	if tries < 3 {
+		t.Skipf("saw the read nap %d times in 40: the machine is too busy to tell", tries)
+	}
+	if quickest >= readGap/2 {
+		t.Errorf("a response arriving as the streaming ended was read %v later at best, want at once: the nap went on", quickest)
+	}
+}
+
+// TestIdleConnectionParksAtAMarkOfOne streams an answer whose body ends
+// with its last event, so its connection goes back to the pool, and
+// checks that the idle connection, read by net/http for whatever comes
+// next, settles at a mark of one: a raised mark there would hold the next
+// response's first bytes.
+func TestIdleConnectionParksAtAMarkOfOne(t *testing.T) {
+	t.Parallel()
+	g := newRawGateway(t, "tcp4", func(c *net.TCPConn, _ *http.Request, _ int) bool {
+		_ = writeAll(c, 0, sseHead+chunked(sse(delta(`{"content":"hi"}`), finishChunk("stop"))+"data: [DONE]\n\n")+lastChunk)
+		return true
+	})
+	p := rawProvider(t, g.url(), nil)
+	for range 5 {
+		s, err := p.Stream(context.Background(), userRequest("hi"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mc, ok := s.(*stream).paced.mark.(*markConn)
+		if !ok {
+			t.Fatal("the answer's connection is not marked")
+		}
+		if _, _, err := drain(t, s); err != nil {
+			t.Fatal(err)
+		}
+		m := markNow(t, mc)
+		for deadline := time.Now().Add(time.Second); m != 1 && time.Now().Before(deadline); m = markNow(t, mc) {
+			time.Sleep(time.Millisecond)
+		}
+		if m != 1 {
+			t.Fatalf("the idle connection's mark is %d, want 1", m)
+		}
+	}
+	if n := g.conns.Load(); n != 1 {
+		t.Errorf("%d connections for 5 answers: the test needs one kept alive", n)
 	}
 }

@@ -202,6 +202,14 @@ func (s *stream) fill() *provider.Error {
 	payload, done, err := s.sse.next()
 	if err != nil {
 		if pe := s.wd.timedOut(s.actx); pe != nil {
+			if s.finished {
+				// The answer is complete and only its trailer (usage,
+				// [DONE], the end of the body) never came: a failure
+				// here would have the agent ask for it again.
+				s.ended = true
+				_ = s.release() // the attempt is over; Close's error adds nothing
+				return nil
+			}
 			return pe // the watchdog ended the wait: say which limit
 		}
 	}
@@ -252,6 +260,11 @@ func (s *stream) fill() *provider.Error {
 		// gateway that sends empty chunks (no choices, a bare role, usage
 		// alone) every second is as stalled as one that sends comments.
 		s.wd.gotData()
+	}
+	if s.finished && !finished {
+		// The answer is complete: what may follow (usage, [DONE], the end
+		// of the body) is not worth the whole idle limit.
+		s.wd.finished(trailerWait)
 	}
 	return nil
 }

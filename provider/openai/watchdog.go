@@ -56,6 +56,12 @@ type watchdog struct {
 // idleTicks is how many timer ticks the idle limit is split into.
 const idleTicks = 8
 
+// trailerWait bounds the wait for what follows a finish reason: the usage
+// chunk and [DONE] come at once from OpenAI's own streams, and a gateway
+// that sends neither and keeps the body open would otherwise hold a
+// finished answer for the whole idle limit.
+const trailerWait = 2 * time.Second
+
 // startWatchdog returns ctx bounded by a watchdog whose wait for the first
 // data event starts now. A zero or negative limit is no limit; with none,
 // it returns ctx itself and a nil watchdog, whose methods do nothing.
@@ -112,6 +118,22 @@ func (w *watchdog) gotData() {
 		}
 	}
 	w.mu.Unlock()
+}
+
+// finished shortens the idle limit to limit once the answer's finish
+// reason came, unless it is shorter already; the stream takes the end of
+// that wait for the end of the answer.
+func (w *watchdog) finished(limit time.Duration) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped || !w.data || (w.idle > 0 && w.idle <= limit) {
+		return
+	}
+	w.idle, w.ticks = limit, 0
+	w.timer.Reset(w.tick())
 }
 
 // tick is the period of the idle checks.
