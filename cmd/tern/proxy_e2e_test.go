@@ -56,7 +56,7 @@ func tunnelTo(t *testing.T, addr string) (*httptest.Server, *proxyLog) {
 		}
 		_, _ = io.WriteString(down, "HTTP/1.1 200 Connection established\r\n\r\n")
 		go func() {
-			_, _ = rw.Reader.WriteTo(up)
+			_, _ = rw.WriteTo(up)
 			_ = up.(*net.TCPConn).CloseWrite()
 		}()
 		_, _ = io.Copy(down, up)

@@ -138,7 +138,7 @@ func (p *connectProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.tunnels.Add(1)
 	_, _ = io.WriteString(down, "HTTP/1.1 200 Connection established\r\n\r\n")
 	go func() {
-		_, _ = rw.Reader.WriteTo(up)
+		_, _ = rw.WriteTo(up)
 		_ = up.(*net.TCPConn).CloseWrite()
 	}()
 	_, _ = io.Copy(down, up)

@@ -24,7 +24,7 @@ func loopback(t *testing.T) (*markConn, *net.TCPConn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	defer func() { _ = ln.Close() }()
 	d, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)

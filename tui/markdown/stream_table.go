@@ -24,7 +24,6 @@ type openTable struct {
 	head   string // its header and delimiter lines
 	ncol   int
 	rows   [][]cell // the header's cells first
-	srcs   []string // the sources the rows' cells point into, kept alive
 	seen   int      // the table's lines up to seen are parsed
 	end    int      // where the table ended (a blank line), or -1
 	wide   []int    // each column's widest cell
