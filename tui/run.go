@@ -85,14 +85,12 @@ func Run(ctx context.Context, opts Options) error {
 	// lipgloss detected stdout's colour profile when it was loaded; Bubble Tea
 	// would detect it again, the same way, and inside tmux that runs
 	// `tmux info` a second time, a process on the way to the first frame.
-	// Bubble Tea's default 60 frames a second, not its most (120): 120 shows
-	// keystrokes and the first frame sooner but costs a slow stream more
-	// CPU, and that target of the end-to-end benchmark
-	// (cmd/tern/e2e_bench_test.go) has less room than the other two.
-	// Input is written to the terminal at once, not at the next tick (see
+	// Every view, the first included, is written to the terminal at once,
+	// not at the next tick of Bubble Tea's ticker, which runs slowly (see
 	// flushnow.go).
 	var p *tea.Program
-	p = tea.NewProgram(inputFlusher{model: m, w: &screenWriter{p: &p}}, tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile))
+	p = tea.NewProgram(inputFlusher{model: m, w: &screenWriter{p: &p, pending: true}},
+		tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithFPS(tickerFPS))
 	_, err := p.Run()
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)
