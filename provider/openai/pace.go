@@ -262,9 +262,12 @@ func (p *pacedBody) fill() {
 func (p *pacedBody) pending() int { return len(p.buf) - p.head }
 
 // appendLocked adds b to buf, first moving what waits to the front when
-// Read took at least half of buf.
+// Read took at least half of buf or when b would not fit: growing buf
+// instead kept what Read had taken, so a fast answer's buf grew towards
+// the whole body (1.5 MB allocated for a 1.2 MB answer, 45% of what a
+// stream allocated, BenchmarkStream15k's memory profile).
 func (p *pacedBody) appendLocked(b []byte) {
-	if p.head > 0 && p.head >= len(p.buf)/2 {
+	if p.head > 0 && (p.head >= len(p.buf)/2 || len(p.buf)+len(b) > cap(p.buf)) {
 		n := copy(p.buf, p.buf[p.head:])
 		p.buf, p.scanned, p.head = p.buf[:n], max(0, p.scanned-p.head), 0
 	}
