@@ -145,24 +145,35 @@ func TestOpenFenceFrameCostIsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := NewStream(r)
-		var worst time.Duration
-		for n := 8 << 10; n <= len(src); n += 8 << 10 {
-			start := time.Now()
-			if _, err := s.Layout(src[:n], false); err != nil {
-				t.Fatal(err)
-			}
-			if n > len(src)-64<<10 {
-				worst = max(worst, time.Since(start))
-			}
+		frameCosts(t, r, fmt.Sprintf("%q", lang), src, 8<<10, 64<<10, func(s *Stream, n int) {
 			if live := n - s.fence.cut; live > 16<<10 {
 				t.Fatalf("%q: %d bytes of %d left to render each frame", lang, live, n)
 			}
-		}
-		whole := time.Now()
-		if _, err := r.Lines(src); err != nil {
+		})
+	}
+}
+
+// frameCosts lays src out as a stream that grows by step bytes a frame,
+// calls check after each frame, and logs the worst of the frames in the
+// last tail bytes against one whole render: what a frame costs once a
+// long open block is long.
+func frameCosts(t *testing.T, r *Renderer, what, src string, step, tail int, check func(s *Stream, n int)) {
+	t.Helper()
+	s := NewStream(r)
+	var worst time.Duration
+	for n := step; n <= len(src); n += step {
+		start := time.Now()
+		if _, err := s.Layout(src[:n], false); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%q: worst of the last frames %v, a whole render %v", lang, worst, time.Since(whole))
+		if n > len(src)-tail {
+			worst = max(worst, time.Since(start))
+		}
+		check(s, n)
 	}
+	whole := time.Now()
+	if _, err := r.Lines(src); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: worst of the last frames %v, a whole render %v", what, worst, time.Since(whole))
 }

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 )
 
 // listBody is a tight list of about size bytes: items with emphasis, code,
@@ -147,23 +146,9 @@ func TestOpenListFrameCostIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewStream(r)
-	var worst time.Duration
-	for n := 2 << 10; n <= len(src); n += 2 << 10 {
-		start := time.Now()
-		if _, err := s.Layout(src[:n], false); err != nil {
-			t.Fatal(err)
-		}
-		if n > len(src)-32<<10 {
-			worst = max(worst, time.Since(start))
-		}
+	frameCosts(t, r, fmt.Sprintf("%d bytes", len(src)), src, 2<<10, 32<<10, func(s *Stream, n int) {
 		if live := n - s.list.cut; live > 8<<10 {
 			t.Fatalf("%d bytes of %d left to render each frame", live, n)
 		}
-	}
-	whole := time.Now()
-	if _, err := r.Lines(src); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d bytes: worst of the last frames %v, a whole render %v", len(src), worst, time.Since(whole))
+	})
 }

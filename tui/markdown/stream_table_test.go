@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tableBody is a table of about size bytes whose columns widen now and
@@ -75,23 +74,9 @@ func TestOpenTableFrameCostIsBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewStream(r)
-	var worst time.Duration
-	for n := 2 << 10; n <= len(src); n += 2 << 10 {
-		start := time.Now()
-		if _, err := s.Layout(src[:n], false); err != nil {
-			t.Fatal(err)
-		}
-		if n > len(src)-16<<10 {
-			worst = max(worst, time.Since(start))
-		}
+	frameCosts(t, r, fmt.Sprintf("%d bytes", len(src)), src, 2<<10, 16<<10, func(s *Stream, n int) {
 		if s.table.stuck || !s.table.ok {
 			t.Fatalf("at %d bytes the table is rendered whole", n)
 		}
-	}
-	whole := time.Now()
-	if _, err := r.Lines(src); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d bytes: worst of the last frames %v, a whole render %v", len(src), worst, time.Since(whole))
+	})
 }
