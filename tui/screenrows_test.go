@@ -139,7 +139,10 @@ func TestRedrawRowsMatchesWholeDraw(t *testing.T) {
 }
 
 // viewsModel writes a list of views through a screen writer, by rows or
-// not, then quits.
+// not, then quits. It starts on the program's first window size, which
+// Bubble Tea sends from a goroutine and which marks the screen for a full
+// repaint when handled: starting before it would let that repaint land
+// between the views in one run and after them in the other.
 type viewsModel struct {
 	w      *screenWriter
 	views  []tea.View
@@ -147,10 +150,10 @@ type viewsModel struct {
 	wrote  *int
 }
 
-func (m viewsModel) Init() tea.Cmd { return func() tea.Msg { return probeMsg{} } }
+func (m viewsModel) Init() tea.Cmd { return nil }
 
 func (m viewsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(probeMsg); !ok {
+	if _, ok := msg.(tea.WindowSizeMsg); !ok {
 		return m, nil
 	}
 	for _, v := range m.views {
