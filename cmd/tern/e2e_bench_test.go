@@ -132,22 +132,29 @@ type proc struct {
 }
 
 // cpu is the CPU time (user and system, all threads) the process used so far.
-func (p proc) cpu() time.Duration {
-	p.t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid))
+func (p proc) cpu() time.Duration { return statTicks(p.t, p.pid, 11, 12) }
+
+// statTicks sums fields of /proc/<pid>/stat counted in clock ticks, numbered
+// from the state field (0) on: utime is 11, stime 12, cutime and cstime
+// (waited-for children) 13 and 14.
+func statTicks(t testing.TB, pid int, fields ...int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		p.t.Fatal(err)
+		t.Fatal(err)
 	}
-	// Fields after the command name, which may hold spaces: state is the
-	// 3rd field of the line, utime the 14th and stime the 15th.
+	// The fields follow the command name, which may hold spaces.
 	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		p.t.Fatalf("parse /proc/%d/stat: %q", p.pid, b)
+	var sum int64
+	for _, i := range fields {
+		v, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			t.Fatalf("parse /proc/%d/stat: %q", pid, b)
+		}
+		sum += v
 	}
 	const ticks = 100 // USER_HZ: /proc counts in hundredths of a second on Linux
-	return time.Duration(utime+stime) * time.Second / ticks
+	return time.Duration(sum) * time.Second / ticks
 }
 
 // mem returns a /proc/<pid>/status field in bytes (VmRSS, VmHWM).

@@ -190,23 +190,7 @@ type treeProc struct {
 }
 
 // cpu is utime+stime+cutime+cstime from /proc/<pid>/stat.
-func (p treeProc) cpu() time.Duration {
-	p.t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid))
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	var sum int64
-	for _, i := range []int{11, 12, 13, 14} {
-		v, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			p.t.Fatalf("parse /proc/%d/stat: %q", p.pid, b)
-		}
-		sum += v
-	}
-	return time.Duration(sum) * time.Second / 100
-}
+func (p treeProc) cpu() time.Duration { return statTicks(p.t, p.pid, 11, 12, 13, 14) }
 
 // contextSwitches sums the voluntary context switches of pid's threads.
 func contextSwitches(pid int) int64 {
