@@ -189,8 +189,12 @@ type treeProc struct {
 	pid int
 }
 
-// cpu is utime+stime+cutime+cstime from /proc/<pid>/stat.
-func (p treeProc) cpu() time.Duration { return statTicks(p.t, p.pid, 11, 12, 13, 14) }
+// cpu is the process's own CPU (as proc's, to the nanosecond where the
+// kernel keeps it) plus its waited-for children's (cutime and cstime).
+func (p treeProc) cpu() time.Duration {
+	p.t.Helper()
+	return proc(p).cpu() + statTicks(p.t, p.pid, 13, 14)
+}
 
 // contextSwitches sums the voluntary context switches of pid's threads.
 func contextSwitches(pid int) int64 {
