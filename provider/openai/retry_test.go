@@ -141,7 +141,15 @@ func TestBackoffRespectsCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(30*time.Millisecond, cancel)
+	// Cancel once the first request was answered, so the cancel lands in
+	// the backoff, not before the request on a loaded machine.
+	go func() {
+		for g.count.Load() == 0 && ctx.Err() == nil {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+	}()
 	start := time.Now()
 	_, err = p.Stream(ctx, userRequest("hi"))
 	providerError(t, err, provider.ErrCancelled)

@@ -63,11 +63,13 @@ func TestReusedConnectionAnswersAtOnce(t *testing.T) {
 				t.Fatalf("%d connections for %d requests: the test needs them kept alive", c, 2*rounds)
 			}
 			slices.Sort(waits)
-			median := waits[len(waits)/2]
-			t.Logf("from the gateway's answer to the caller: median %v, most %v", median, waits[len(waits)-1])
-			if median > readGap*3/4 {
-				t.Errorf("an answer on a reused connection took %v (median of %d) to be read, want well under readGap (%v): it waited out a nap",
-					median, rounds, readGap)
+			// The lower quartile: a nap delays every answer, while a loaded
+			// machine delays a few of them by more than a nap.
+			quartile := waits[len(waits)/4]
+			t.Logf("from the gateway's answer to the caller: lower quartile %v, median %v, most %v", quartile, waits[len(waits)/2], waits[len(waits)-1])
+			if quartile > readGap*3/4 {
+				t.Errorf("an answer on a reused connection took %v (lower quartile of %d) to be read, want well under readGap (%v): it waited out a nap",
+					quartile, rounds, readGap)
 			}
 		})
 	}
