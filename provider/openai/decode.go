@@ -18,16 +18,28 @@ type chunk struct {
 }
 
 // choice is the part of a chunk for one choice: the delta fields tern uses.
+// Its texts are copied into buffers reused from event to event, so a token
+// costs no allocation until the stream makes a delta's string.
 type choice struct {
-	content   string
-	reasoning string
+	// index is the choice's index, -1 when absent or not a small integer.
+	index     int
+	content   []byte
+	reasoning []byte
 	// reasoningAlt holds the "reasoning" key some gateways use instead of
 	// "reasoning_content"; it counts only when reasoning_content is empty, so
 	// a gateway that sends both does not double the text.
-	reasoningAlt string
-	refusal      string
+	reasoningAlt []byte
+	refusal      []byte
 	calls        []provider.ToolCallFragment
 	finish       string
+}
+
+// reasoningText is the choice's reasoning, from whichever key carried it.
+func (ch *choice) reasoningText() []byte {
+	if len(ch.reasoning) > 0 {
+		return ch.reasoning
+	}
+	return ch.reasoningAlt
 }
 
 // streamError is an error object a gateway sent inside a 200 stream.
@@ -82,8 +94,10 @@ func (d *decoder) choices(c *chunk) error {
 			c.choices = append(c.choices, choice{})
 		}
 		ch := &c.choices[len(c.choices)-1]
-		calls := ch.calls[:0]
-		*ch = choice{calls: calls}
+		*ch = choice{
+			index: -1, calls: ch.calls[:0], content: ch.content[:0], reasoning: ch.reasoning[:0],
+			reasoningAlt: ch.reasoningAlt[:0], refusal: ch.refusal[:0],
+		}
 		return d.choice(ch)
 	})
 }
@@ -96,6 +110,8 @@ func (d *decoder) choice(ch *choice) error {
 			err = d.delta(ch)
 		case "finish_reason":
 			ch.finish, err = d.str()
+		case "index":
+			ch.index, err = d.smallIndex()
 		default:
 			err = d.skip()
 		}
@@ -110,13 +126,13 @@ func (d *decoder) delta(ch *choice) error {
 	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "content":
-			ch.content, err = d.str()
+			ch.content, err = d.text(ch.content[:0])
 		case "reasoning_content":
-			ch.reasoning, err = d.str()
+			ch.reasoning, err = d.text(ch.reasoning[:0])
 		case "reasoning":
-			ch.reasoningAlt, err = d.optStr()
+			ch.reasoningAlt, err = d.optText(ch.reasoningAlt[:0])
 		case "refusal":
-			ch.refusal, err = d.optStr()
+			ch.refusal, err = d.optText(ch.refusal[:0])
 		case "tool_calls":
 			err = d.toolCalls(ch)
 		default:

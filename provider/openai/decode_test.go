@@ -35,7 +35,7 @@ func TestDecodeStrings(t *testing.T) {
 			t.Errorf("%q: %v", tc.in, err)
 			continue
 		}
-		if got := c.choices[0].content; got != tc.want {
+		if got := string(c.choices[0].content); got != tc.want {
 			t.Errorf("%q decoded to %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -73,8 +73,8 @@ func TestDecodeReuse(t *testing.T) {
 	if err := d.decode([]byte(`{"choices":[{"delta":{"content":"y"}}]}`), &c); err != nil {
 		t.Fatal(err)
 	}
-	want := []choice{{content: "y"}}
-	if len(c.choices) != 1 || c.choices[0].content != "y" || len(c.choices[0].calls) != 0 || c.choices[0].finish != "" || c.hasUsage || c.failed {
+	want := []choice{{content: []byte("y")}}
+	if len(c.choices) != 1 || string(c.choices[0].content) != "y" || len(c.choices[0].calls) != 0 || c.choices[0].finish != "" || c.hasUsage || c.failed {
 		t.Errorf("state leaked from the previous chunk: %+v, want %+v", c, want)
 	}
 }
@@ -147,8 +147,8 @@ func (v view) equal(w view) bool {
 	}
 	for i := range v.choices {
 		a, b := v.choices[i], w.choices[i]
-		if a.content != b.content || a.reasoning != b.reasoning || a.reasoningAlt != b.reasoningAlt ||
-			a.refusal != b.refusal || a.finish != b.finish || len(a.calls) != len(b.calls) {
+		if !bytes.Equal(a.content, b.content) || !bytes.Equal(a.reasoning, b.reasoning) || !bytes.Equal(a.reasoningAlt, b.reasoningAlt) ||
+			!bytes.Equal(a.refusal, b.refusal) || a.finish != b.finish || len(a.calls) != len(b.calls) {
 			return false
 		}
 		for j := range a.calls {
@@ -363,13 +363,17 @@ func refDelta(n *jnode, ch *choice) error {
 		var err error
 		switch k {
 		case "content":
-			ch.content, err = refStr(val)
+			var str string
+			str, err = refStr(val)
+			ch.content = []byte(str)
 		case "reasoning_content":
-			ch.reasoning, err = refStr(val)
+			var str string
+			str, err = refStr(val)
+			ch.reasoning = []byte(str)
 		case "reasoning":
-			ch.reasoningAlt = refOptStr(val)
+			ch.reasoningAlt = []byte(refOptStr(val))
 		case "refusal":
-			ch.refusal = refOptStr(val)
+			ch.refusal = []byte(refOptStr(val))
 		case "tool_calls":
 			err = refCalls(val, ch)
 		}

@@ -115,14 +115,52 @@ func (d *decoder) str() (string, error) {
 	return string(b), nil
 }
 
-// optStr reads a string, or skips a value of another type as "": for keys
-// that not every gateway uses with the same meaning.
-func (d *decoder) optStr() (string, error) {
+// text appends a string value (null reads as empty) to buf, so a field's
+// text is copied into a buffer reused from event to event rather than into
+// a new string.
+func (d *decoder) text(buf []byte) ([]byte, error) {
+	if d.null() {
+		return buf, nil
+	}
+	b, err := d.rawString()
+	if err != nil {
+		return buf, err
+	}
+	return append(buf, b...), nil
+}
+
+// optText is text for keys that not every gateway uses with the same
+// meaning: a value of another type is skipped and reads as empty.
+func (d *decoder) optText(buf []byte) ([]byte, error) {
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '"' {
-		return d.str()
+		return d.text(buf)
 	}
-	return "", d.skip()
+	return buf, d.skip()
+}
+
+// smallIndex reads any value as an index: a non-negative integer of up to
+// nine digits, else -1. It is lenient because the index only tells the
+// stream which pieces belong together, and a value tern cannot use was
+// never an error.
+func (d *decoder) smallIndex() (int, error) {
+	d.ws()
+	start := d.i
+	if err := d.skip(); err != nil {
+		return -1, err
+	}
+	lit := d.data[start:d.i]
+	if len(lit) == 0 || len(lit) > 9 {
+		return -1, nil
+	}
+	n := 0
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return -1, nil
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, nil
 }
 
 // rawString reads a string and returns its unescaped bytes, which alias the
