@@ -62,25 +62,62 @@ func (c *chunk) reset() {
 func (d *decoder) decode(data []byte, c *chunk) error {
 	d.data, d.i, d.depth = data, 0, 0
 	c.reset()
-	err := d.object(func(key []byte) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	// skipped is where the members tern skips, from the start of the
+	// object, end (-1 before one was): the envelope of every chunk (id,
+	// object, created, model, system_fingerprint), which most gateways
+	// repeat byte for byte from chunk to chunk.
+	first, skipped, used := true, -1, false
+	if n := len(d.prefix); n > 0 && len(data) > n && string(data[:n]) == string(d.prefix) {
+		d.i, first, skipped = n-1, false, n-1
+	}
+	for ; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
 		switch string(key) {
 		case "choices":
-			return d.choices(c)
+			err, used = d.choices(c), true
 		case "usage":
-			return d.usage(c)
+			err, used = d.usage(c), true
 		case "error":
-			return d.errorValue(c)
+			err, used = d.errorValue(c), true
+		default:
+			err = d.skip()
+			if !used {
+				skipped = d.i
+			}
 		}
-		return d.skip()
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	d.ws()
 	if d.i != len(d.data) {
 		return d.fail("unexpected data after the JSON object")
 	}
+	d.keepPrefix(skipped)
 	return nil
+}
+
+// keepPrefix remembers the valid chunk's start up to end, where its skipped
+// members end, and one byte more: the next chunk that starts with the same
+// bytes is decoded from end, as its skipped members would be read the same
+// way. The byte after end (a comma, a space, the closing brace) makes sure
+// the last of them, a number perhaps, ended there in both.
+func (d *decoder) keepPrefix(end int) {
+	switch {
+	case end < 0 || end >= len(d.data):
+		d.prefix = d.prefix[:0]
+	case len(d.prefix) != end+1 || string(d.prefix) != string(d.data[:end+1]):
+		d.prefix = append(d.prefix[:0], d.data[:end+1]...)
+	}
 }
 
 func (d *decoder) choices(c *chunk) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -524,4 +525,65 @@ func refError(n *jnode, v *view) error {
 		}
 	}
 	return nil
+}
+
+// TestDecodePrefixReuse: a decoder that skips the envelope a chunk shares
+// with the one before decodes it as a fresh decoder would, errors and their
+// positions included.
+func TestDecodePrefixReuse(t *testing.T) {
+	t.Parallel()
+	head := `{"id":"c1","object":"chunk","created":17,"model":"m",`
+	for _, tc := range []struct{ name, prev, next string }{
+		{"same envelope", head + `"choices":[{"delta":{"content":"a"}}]}`, head + `"choices":[{"delta":{"content":"b"}}]}`},
+		{"a longer number", head + `"choices":[]}`, `{"id":"c1","object":"chunk","created":170,"model":"m","choices":[]}`},
+		{"another model", head + `"choices":[]}`, `{"id":"c1","object":"chunk","created":17,"model":"n","choices":[]}`},
+		{"envelope alone, then closed", `{"id":"c1","x":1}`, `{"id":"c1","x":1}`},
+		{"then a trailing comma", `{"id":"c1","x":1}`, `{"id":"c1","x":1,}`},
+		{"then a missing value", `{"id":"c1","x":1,"y":2}`, `{"id":"c1","x":1,"y":}`},
+		{"then a bad choice", head + `"choices":[]}`, head + `"choices":[1]}`},
+		{"then garbage after the object", head + `"choices":[]}`, head + `"choices":[]} x`},
+		{"spaces", `{ "id" : "c1" , "choices" : [] }`, `{ "id" : "c1" , "choices" : [ { "delta" : { "content" : "z" } } ] }`},
+		{"used members first", `{"choices":[],"id":"c1"}`, `{"choices":[],"id":"c1"}`},
+		{"usage between", `{"id":"c1","usage":null,"model":"m","choices":[]}`, `{"id":"c1","usage":null,"model":"m","choices":[]}`},
+		{"a prefix of the next", `{"id":"c1"}`, `{"id":"c1","choices":[{"delta":{"content":"q"}}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var reused, fresh decoder
+			var c, f chunk
+			_ = reused.decode([]byte(tc.prev), &c)
+			for range 2 { // the second time with the prefix of next itself
+				err := reused.decode([]byte(tc.next), &c)
+				want := fresh.decode([]byte(tc.next), &f)
+				fresh = decoder{}
+				if fmt.Sprint(err) != fmt.Sprint(want) {
+					t.Fatalf("error %v, fresh %v", err, want)
+				}
+				if err == nil && !viewOf(&c).equal(viewOf(&f)) {
+					t.Fatalf("got %+v, fresh %+v", viewOf(&c), viewOf(&f))
+				}
+			}
+		})
+	}
+}
+
+// FuzzDecodeAfter checks that what one decoder remembers of a chunk never
+// changes how it decodes the next one.
+func FuzzDecodeAfter(f *testing.F) {
+	f.Add([]byte(delta(`{"content":"a"}`)), []byte(delta(`{"content":"b"}`)))
+	f.Add([]byte(`{"id":"x","created":1,"choices":[]}`), []byte(`{"id":"x","created":12,"choices":[]}`))
+	f.Add([]byte(`{"id":"x","n":1}`), []byte(`{"id":"x","n":1,}`))
+	f.Fuzz(func(t *testing.T, prev, next []byte) {
+		var reused, fresh decoder
+		var c, fc chunk
+		_ = reused.decode(prev, &c)
+		err := reused.decode(next, &c)
+		want := fresh.decode(next, &fc)
+		if fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Fatalf("error %v, fresh %v", err, want)
+		}
+		if err == nil && !viewOf(&c).equal(viewOf(&fc)) {
+			t.Fatalf("got %+v, fresh %+v", viewOf(&c), viewOf(&fc))
+		}
+	})
 }

@@ -22,6 +22,9 @@ type decoder struct {
 	i       int
 	scratch []byte
 	depth   int
+	// prefix is the start of the last chunk that the next one may share
+	// (decode, keepPrefix).
+	prefix []byte
 }
 
 // fail reports a problem at the current position.
@@ -30,6 +33,9 @@ func (d *decoder) fail(msg string) error {
 }
 
 func (d *decoder) ws() {
+	if d.i < len(d.data) && d.data[d.i] > ' ' {
+		return // the common case: compact JSON
+	}
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -175,21 +181,31 @@ func (d *decoder) rawString() ([]byte, error) {
 	}
 	d.i++
 	start := d.i
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			return d.data[start : d.i-1], nil
-		case c == '\\':
-			return d.escapedString(start)
-		case c < 0x20:
+	for i, c := range d.data[start:] {
+		if !plain[c] {
+			d.i = start + i
+			switch {
+			case c == '"':
+				d.i++
+				return d.data[start : d.i-1], nil
+			case c == '\\':
+				return d.escapedString(start)
+			}
 			return nil, d.fail("control character in string")
 		}
-		d.i++
 	}
+	d.i = len(d.data)
 	return nil, d.fail("unterminated string")
 }
+
+// plain holds the bytes a string's scan passes over: all but the quote, the
+// backslash and control characters.
+var plain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escapedString finishes a string that contains escapes, from its first
 // backslash, decoding into the scratch buffer. Invalid UTF-8 passes through
