@@ -96,6 +96,7 @@ func (s *stream) open() *provider.Error {
 		return &provider.Error{Kind: provider.ErrProtocol, Message: "go-openai returned a stream without an HTTP response"}
 	}
 	s.paced = newPacedBody(actx, ex.resp.Body)
+	s.paced.pool = s.p.bodies
 	s.paced.mark = ex.marker()
 	s.paced.records = s.paced.mark == nil && ex.resp.TLS != nil && ex.resp.ProtoMajor == 1
 	s.cs, s.sse = cs, newSSEReader(s.paced)
