@@ -60,7 +60,11 @@ func (c *chunk) reset() {
 
 // decode fills c from one event payload.
 func (d *decoder) decode(data []byte, c *chunk) error {
+	if d.fromLayout(data, c) {
+		return nil
+	}
 	d.data, d.i, d.depth = data, 0, 0
+	d.text1 = textSpan{}
 	c.reset()
 	if err := d.open('{'); err != nil {
 		return err
@@ -103,6 +107,7 @@ func (d *decoder) decode(data []byte, c *chunk) error {
 		return d.fail("unexpected data after the JSON object")
 	}
 	d.keepPrefix(skipped)
+	d.keepLayout(c)
 	return nil
 }
 
@@ -163,9 +168,13 @@ func (d *decoder) delta(ch *choice) error {
 	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "content":
+			start := d.valueStart()
 			ch.content, err = d.text(ch.content[:0])
+			d.noteText(start, false)
 		case "reasoning_content":
+			start := d.valueStart()
 			ch.reasoning, err = d.text(ch.reasoning[:0])
+			d.noteText(start, true)
 		case "reasoning":
 			ch.reasoningAlt, err = d.optText(ch.reasoningAlt[:0])
 		case "refusal":

@@ -546,6 +546,16 @@ func TestDecodePrefixReuse(t *testing.T) {
 		{"used members first", `{"choices":[],"id":"c1"}`, `{"choices":[],"id":"c1"}`},
 		{"usage between", `{"id":"c1","usage":null,"model":"m","choices":[]}`, `{"id":"c1","usage":null,"model":"m","choices":[]}`},
 		{"a prefix of the next", `{"id":"c1"}`, `{"id":"c1","choices":[{"delta":{"content":"q"}}]}`},
+		{"a token's layout", delta(`{"content":"a"}`), delta(`{"content":"b é
+"}`)},
+		{"quotes in the next text", delta(`{"content":"a"}`), delta(`{"content":"b","content":"c"}`)},
+		{"a backslash before the closing quote", delta(`{"content":"a"}`), delta(`{"content":"b"}`)},
+		{"a raw newline in the next text", delta(`{"content":"a"}`), delta("{\"content\":\"b\nc\"}")},
+		{"empty next text", delta(`{"content":"a"}`), delta(`{"content":""}`)},
+		{"reasoning's layout", delta(`{"reasoning_content":"a"}`), delta(`{"reasoning_content":"bc"}`)},
+		{"a layout with a second text member", delta(`{"content":"a","reasoning_content":""}`), delta(`{"content":"a","reasoning_content":"b"}`)},
+		{"a null after the text", delta(`{"content":"a","content":null}`), delta(`{"content":"b","content":null}`)},
+		{"the layout's text then a finish", delta(`{"content":"a"}`), chunkHead + `{"content":"b"},"logprobs":null,"finish_reason":"stop"}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -573,6 +583,8 @@ func FuzzDecodeAfter(f *testing.F) {
 	f.Add([]byte(delta(`{"content":"a"}`)), []byte(delta(`{"content":"b"}`)))
 	f.Add([]byte(`{"id":"x","created":1,"choices":[]}`), []byte(`{"id":"x","created":12,"choices":[]}`))
 	f.Add([]byte(`{"id":"x","n":1}`), []byte(`{"id":"x","n":1,}`))
+	f.Add([]byte(delta(`{"content":"a"}`)), []byte(delta(`{"content":"b"}`)))
+	f.Add([]byte(delta(`{"reasoning_content":"a"}`)), []byte(delta(`{"reasoning_content":"x","content":"y"}`)))
 	f.Fuzz(func(t *testing.T, prev, next []byte) {
 		var reused, fresh decoder
 		var c, fc chunk
@@ -586,4 +598,28 @@ func FuzzDecodeAfter(f *testing.F) {
 			t.Fatalf("got %+v, fresh %+v", viewOf(&c), viewOf(&fc))
 		}
 	})
+}
+
+// TestDecodeLayoutIsUsed: the events of a token each take the short path,
+// and one that differs around its text does not.
+func TestDecodeLayoutIsUsed(t *testing.T) {
+	t.Parallel()
+	var d decoder
+	var c chunk
+	if err := d.decode([]byte(delta(`{"content":"a"}`)), &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		next  string
+		short bool
+	}{
+		{delta(`{"content":"b"}`), true},
+		{delta(`{"content":"\"c\""}`), true},
+		{delta(`{"content":"a","role":"x"}`), false},
+		{finishChunk("stop"), false},
+	} {
+		if got := d.fromLayout([]byte(tc.next), &c); got != tc.short {
+			t.Errorf("%s: short path %v, want %v", tc.next, got, tc.short)
+		}
+	}
 }

@@ -133,6 +133,9 @@ func TestJoinBufferedPieces(t *testing.T) {
 		{"empty events and comments in a burst", []string{sse(content("a"), `{"choices":[]}`, delta(`{"role":"assistant"}`)) +
 			": keep-alive\n\nevent: message\nid: 7\n" + sse(content("b"), finishChunk("stop"))},
 			"text:ab finish:stop", ""},
+		{"text and reasoning of two choices in one event", []string{sse(content("a"),
+			`{"choices":[{"index":0,"delta":{"content":"b"}},{"index":1,"delta":{"reasoning_content":"r"}}]}`, content("c"), finishChunk("stop"))},
+			"text:a text:b reasoning:r text:c finish:stop", ""},
 		{"content and refusal in one event", []string{sse(content("a"), delta(`{"content":"b","refusal":"no"}`), content("c"), finishChunk("stop"))},
 			"text:a text:b text:no text:c finish:stop", ""},
 		{"refusals", []string{sse(delta(`{"refusal":"I "}`), delta(`{"refusal":"can't"}`), finishChunk("stop"))},

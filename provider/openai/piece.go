@@ -34,21 +34,20 @@ func (c *chunk) piece() piece {
 				return piece{}
 			}
 		}
-		for _, part := range [...]struct {
-			kind provider.DeltaKind
-			text []byte
-		}{
-			{provider.DeltaReasoning, ch.reasoningText()},
-			{provider.DeltaText, ch.content},
-			{provider.DeltaText, ch.refusal},
-		} {
-			if len(part.text) == 0 {
+		if r := ch.reasoningText(); len(r) > 0 {
+			if p.lone {
+				return piece{} // a second piece, of another choice
+			}
+			p = piece{lone: true, kind: provider.DeltaReasoning, index: ch.index, text: r}
+		}
+		for _, t := range [2][]byte{ch.content, ch.refusal} {
+			if len(t) == 0 {
 				continue
 			}
 			if p.lone {
 				return piece{} // a second piece
 			}
-			p = piece{lone: true, kind: part.kind, index: ch.index, text: part.text}
+			p = piece{lone: true, kind: provider.DeltaText, index: ch.index, text: t}
 		}
 	}
 	if !p.lone {

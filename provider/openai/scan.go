@@ -25,6 +25,10 @@ type decoder struct {
 	// prefix is the start of the last chunk that the next one may share
 	// (decode, keepPrefix).
 	prefix []byte
+	// layout is the shape of the last chunk of a lone piece of text, and
+	// text1 where the text of the chunk being decoded stands (layout.go).
+	layout layout
+	text1  textSpan
 }
 
 // fail reports a problem at the current position.

@@ -53,7 +53,7 @@ func (s *sseReader) next() (payload []byte, done bool, err error) {
 		// A final line without a newline is still processed; the next call
 		// reports the EOF.
 		s.partial = err != nil
-		line = bytes.TrimRight(line, "\r\n")
+		line = trimEOL(line)
 		switch {
 		case len(line) == 0 || line[0] == ':':
 			// Event separator, comment or keep-alive (": PROCESSING").
@@ -111,7 +111,7 @@ func (s *sseReader) bufferedEvent() (payload []byte, n int) {
 		if end < 0 {
 			return nil, 0
 		}
-		line := bytes.TrimRight(b[off:off+end+1], "\r\n")
+		line := trimEOL(b[off : off+end+1])
 		off += end + 1
 		switch {
 		case len(line) == 0 || line[0] == ':':
@@ -129,6 +129,16 @@ func (s *sseReader) bufferedEvent() (payload []byte, n int) {
 			return nil, 0
 		}
 	}
+}
+
+// trimEOL cuts the carriage returns and line feeds that end line, as
+// bytes.TrimRight(line, "\r\n") does without building its set each time.
+func trimEOL(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == '\n' || line[n-1] == '\r') {
+		n--
+	}
+	return line[:n]
 }
 
 // discard consumes n buffered bytes, as bufferedEvent said.
