@@ -295,7 +295,9 @@ func (p *pacedBody) pending() int { return len(p.buf) - p.head }
 // Read took at least half of buf or when b would not fit: growing buf
 // instead kept what Read had taken, so a fast answer's buf grew towards
 // the whole body (1.5 MB allocated for a 1.2 MB answer, 45% of what a
-// stream allocated, BenchmarkStream15k's memory profile).
+// stream allocated, BenchmarkStream15k's memory profile). A buffer from
+// the provider's pool holds maxAhead and one read more, so it never grows:
+// fill reads only while less than maxAhead waits.
 func (p *pacedBody) appendLocked(b []byte) {
 	if p.buf == nil && p.pool != nil && !p.closed {
 		p.buf, p.borrowed = p.pool.get(), true
