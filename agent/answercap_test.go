@@ -102,3 +102,49 @@ func TestAnswerCapLetsAnAnswerUpToItThrough(t *testing.T) {
 		t.Fatalf("turn ended %+v (%v)", last.Finish, last.Err)
 	}
 }
+
+// TestAnswerCapCutsAJoinedBurstWhereItCutsItsPieces: a provider that joins
+// the pieces of a burst into one delta (provider/openai) has the answer cut
+// at the same byte as one that hands them over one by one, for every limit.
+func TestAnswerCapCutsAJoinedBurstWhereItCutsItsPieces(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		before []string // deltas of earlier bursts
+		burst  []string // the pieces of the burst the limit falls in
+	}{
+		{"ascii", nil, []string{"ab", "c", "def", "g"}},
+		{"characters of two and four bytes", []string{"xé"}, []string{"é", "ab😀", "ü", "c"}},
+		{"the limit in the first burst", nil, []string{"😀😀", "é"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			total := len(strings.Join(tc.before, "")) + len(strings.Join(tc.burst, ""))
+			for limit := 1; limit <= total+1; limit++ {
+				kept := func(joined bool) (string, bool) {
+					c := newAnswerCap(limit)
+					var b strings.Builder
+					deltas := append([]string(nil), tc.before...)
+					if joined {
+						deltas = append(deltas, strings.Join(tc.burst, ""))
+					} else {
+						deltas = append(deltas, tc.burst...)
+					}
+					for _, s := range deltas {
+						d, fits := c.admit(provider.Delta{Kind: provider.DeltaText, Text: s})
+						b.WriteString(d.Text)
+						if !fits {
+							return b.String(), false
+						}
+					}
+					return b.String(), true
+				}
+				pieces, fitP := kept(false)
+				joined, fitJ := kept(true)
+				if pieces != joined || fitP != fitJ {
+					t.Errorf("limit %d: pieces keep %q (fit %v), the joined burst %q (fit %v)", limit, pieces, fitP, joined, fitJ)
+				}
+			}
+		})
+	}
+}

@@ -18,24 +18,44 @@ type bufferedStream interface {
 // (a tool call, the end of the answer) and whenever Next would block.
 type textHold struct {
 	kind EventKind
-	b    strings.Builder
+	// one is the piece held while it is the only one: a provider that
+	// joins a burst itself (provider/openai) hands over one delta a burst,
+	// whose text is emitted as it came, without a copy.
+	one string
+	b   strings.Builder
 }
 
 // add holds a piece of kind EventTextDelta or EventReasoningDelta, emitting
 // what is held first when it is of the other kind.
 func (h *textHold) add(t *turn, kind EventKind, text string) {
-	if h.b.Len() > 0 && h.kind != kind {
+	if h.held() && h.kind != kind {
 		h.flush(t)
 	}
 	h.kind = kind
-	h.b.WriteString(text)
+	switch {
+	case h.b.Len() > 0:
+		h.b.WriteString(text)
+	case h.one == "":
+		h.one = text
+	default:
+		h.b.Grow(len(h.one) + len(text))
+		h.b.WriteString(h.one)
+		h.b.WriteString(text)
+		h.one = ""
+	}
 }
+
+// held reports whether anything is held.
+func (h *textHold) held() bool { return h.one != "" || h.b.Len() > 0 }
 
 // flush emits what is held, if anything.
 func (h *textHold) flush(t *turn) {
-	if h.b.Len() == 0 {
-		return
+	switch {
+	case h.b.Len() > 0:
+		t.emit(Event{Kind: h.kind, Text: h.b.String()})
+		h.b.Reset()
+	case h.one != "":
+		t.emit(Event{Kind: h.kind, Text: h.one})
+		h.one = ""
 	}
-	t.emit(Event{Kind: h.kind, Text: h.b.String()})
-	h.b.Reset()
 }

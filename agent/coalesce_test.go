@@ -38,6 +38,17 @@ func TestBurstsBecomeOneEvent(t *testing.T) {
 			texts: []string{"Hello", ", world"},
 		},
 		{
+			name: "a burst the provider joined is one event, as it came",
+			answers: [][][]provider.Delta{{
+				{text("Hello")},
+				{text(", "), text("world")},
+				{reasoning("hm")},
+				{text("!"), usage(10, 5), finish(provider.FinishStop)},
+			}},
+			want:  []EventKind{kStart, kText, kText, kReason, kText, kUsage, kEnd},
+			texts: []string{"Hello", ", world", "hm", "!"},
+		},
+		{
 			name: "reasoning and text in one burst stay apart and in order",
 			answers: [][][]provider.Delta{{
 				{reasoning("th"), reasoning("ink"), text("A"), text("B"), reasoning("more")},

@@ -33,7 +33,8 @@ func (k DeltaKind) String() string {
 // Delta is one piece of a streamed answer; which fields are set depends on Kind.
 type Delta struct {
 	Kind DeltaKind
-	// Text holds the fragment for DeltaText and DeltaReasoning.
+	// Text holds the fragment for DeltaText and DeltaReasoning: one token
+	// or the pieces of several events joined (see Stream).
 	Text string
 	// ToolCall holds the fragment for DeltaToolCall.
 	ToolCall ToolCallFragment

@@ -94,6 +94,14 @@ type Provider interface {
 // Stream is a Scanner-style sequence of deltas: call Next until it returns
 // false, read each Delta, then check Err. A stream that ends without a finish
 // delta reports an error from Err, never a quiet end.
+//
+// A delta is not a token: a provider may join the text (or reasoning)
+// pieces of consecutive events that arrived together into one delta
+// (provider/openai joins those already read when Next is called, never
+// waiting for more), so consumers must not count deltas or rely on where
+// one ends. Joining never reorders: text and reasoning stay in the order
+// they came, and a tool call, finish, usage or error after a piece still
+// comes after it.
 type Stream interface {
 	Next() bool
 	Delta() Delta

@@ -18,16 +18,28 @@ type chunk struct {
 }
 
 // choice is the part of a chunk for one choice: the delta fields tern uses.
+// Its texts are copied into buffers reused from event to event, so a token
+// costs no allocation until the stream makes a delta's string.
 type choice struct {
-	content   string
-	reasoning string
+	// index is the choice's index, -1 when absent or not a small integer.
+	index     int
+	content   []byte
+	reasoning []byte
 	// reasoningAlt holds the "reasoning" key some gateways use instead of
 	// "reasoning_content"; it counts only when reasoning_content is empty, so
 	// a gateway that sends both does not double the text.
-	reasoningAlt string
-	refusal      string
+	reasoningAlt []byte
+	refusal      []byte
 	calls        []provider.ToolCallFragment
 	finish       string
+}
+
+// reasoningText is the choice's reasoning, from whichever key carried it.
+func (ch *choice) reasoningText() []byte {
+	if len(ch.reasoning) > 0 {
+		return ch.reasoning
+	}
+	return ch.reasoningAlt
 }
 
 // streamError is an error object a gateway sent inside a 200 stream.
@@ -48,27 +60,69 @@ func (c *chunk) reset() {
 
 // decode fills c from one event payload.
 func (d *decoder) decode(data []byte, c *chunk) error {
+	if d.fromLayout(data, c) {
+		return nil
+	}
 	d.data, d.i, d.depth = data, 0, 0
+	d.text1 = textSpan{}
 	c.reset()
-	err := d.object(func(key []byte) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	// skipped is where the members tern skips, from the start of the
+	// object, end (-1 before one was): the envelope of every chunk (id,
+	// object, created, model, system_fingerprint), which most gateways
+	// repeat byte for byte from chunk to chunk.
+	first, skipped, used := true, -1, false
+	if n := len(d.prefix); n > 0 && len(data) > n && string(data[:n]) == string(d.prefix) {
+		d.i, first, skipped = n-1, false, n-1
+	}
+	for ; ; first = false {
+		key, more, err := d.member(first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
 		switch string(key) {
 		case "choices":
-			return d.choices(c)
+			err, used = d.choices(c), true
 		case "usage":
-			return d.usage(c)
+			err, used = d.usage(c), true
 		case "error":
-			return d.errorValue(c)
+			err, used = d.errorValue(c), true
+		default:
+			err = d.skip()
+			if !used {
+				skipped = d.i
+			}
 		}
-		return d.skip()
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return err
+		}
 	}
 	d.ws()
 	if d.i != len(d.data) {
 		return d.fail("unexpected data after the JSON object")
 	}
+	d.keepPrefix(skipped)
+	d.keepLayout(c)
 	return nil
+}
+
+// keepPrefix remembers the valid chunk's start up to end, where its skipped
+// members end, and one byte more: the next chunk that starts with the same
+// bytes is decoded from end, as its skipped members would be read the same
+// way. The byte after end (a comma, a space, the closing brace) makes sure
+// the last of them, a number perhaps, ended there in both.
+func (d *decoder) keepPrefix(end int) {
+	switch {
+	case end < 0 || end >= len(d.data):
+		d.prefix = d.prefix[:0]
+	case len(d.prefix) != end+1 || string(d.prefix) != string(d.data[:end+1]):
+		d.prefix = append(d.prefix[:0], d.data[:end+1]...)
+	}
 }
 
 func (d *decoder) choices(c *chunk) error {
@@ -82,8 +136,10 @@ func (d *decoder) choices(c *chunk) error {
 			c.choices = append(c.choices, choice{})
 		}
 		ch := &c.choices[len(c.choices)-1]
-		calls := ch.calls[:0]
-		*ch = choice{calls: calls}
+		*ch = choice{
+			index: -1, calls: ch.calls[:0], content: ch.content[:0], reasoning: ch.reasoning[:0],
+			reasoningAlt: ch.reasoningAlt[:0], refusal: ch.refusal[:0],
+		}
 		return d.choice(ch)
 	})
 }
@@ -96,6 +152,8 @@ func (d *decoder) choice(ch *choice) error {
 			err = d.delta(ch)
 		case "finish_reason":
 			ch.finish, err = d.str()
+		case "index":
+			ch.index, err = d.smallIndex()
 		default:
 			err = d.skip()
 		}
@@ -110,13 +168,17 @@ func (d *decoder) delta(ch *choice) error {
 	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "content":
-			ch.content, err = d.str()
+			start := d.valueStart()
+			ch.content, err = d.text(ch.content[:0])
+			d.noteText(start, false)
 		case "reasoning_content":
-			ch.reasoning, err = d.str()
+			start := d.valueStart()
+			ch.reasoning, err = d.text(ch.reasoning[:0])
+			d.noteText(start, true)
 		case "reasoning":
-			ch.reasoningAlt, err = d.optStr()
+			ch.reasoningAlt, err = d.optText(ch.reasoningAlt[:0])
 		case "refusal":
-			ch.refusal, err = d.optStr()
+			ch.refusal, err = d.optText(ch.refusal[:0])
 		case "tool_calls":
 			err = d.toolCalls(ch)
 		default:

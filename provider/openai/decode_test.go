@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -35,7 +36,7 @@ func TestDecodeStrings(t *testing.T) {
 			t.Errorf("%q: %v", tc.in, err)
 			continue
 		}
-		if got := c.choices[0].content; got != tc.want {
+		if got := string(c.choices[0].content); got != tc.want {
 			t.Errorf("%q decoded to %q, want %q", tc.in, got, tc.want)
 		}
 	}
@@ -73,8 +74,8 @@ func TestDecodeReuse(t *testing.T) {
 	if err := d.decode([]byte(`{"choices":[{"delta":{"content":"y"}}]}`), &c); err != nil {
 		t.Fatal(err)
 	}
-	want := []choice{{content: "y"}}
-	if len(c.choices) != 1 || c.choices[0].content != "y" || len(c.choices[0].calls) != 0 || c.choices[0].finish != "" || c.hasUsage || c.failed {
+	want := []choice{{content: []byte("y")}}
+	if len(c.choices) != 1 || string(c.choices[0].content) != "y" || len(c.choices[0].calls) != 0 || c.choices[0].finish != "" || c.hasUsage || c.failed {
 		t.Errorf("state leaked from the previous chunk: %+v, want %+v", c, want)
 	}
 }
@@ -147,8 +148,8 @@ func (v view) equal(w view) bool {
 	}
 	for i := range v.choices {
 		a, b := v.choices[i], w.choices[i]
-		if a.content != b.content || a.reasoning != b.reasoning || a.reasoningAlt != b.reasoningAlt ||
-			a.refusal != b.refusal || a.finish != b.finish || len(a.calls) != len(b.calls) {
+		if !bytes.Equal(a.content, b.content) || !bytes.Equal(a.reasoning, b.reasoning) || !bytes.Equal(a.reasoningAlt, b.reasoningAlt) ||
+			!bytes.Equal(a.refusal, b.refusal) || a.finish != b.finish || len(a.calls) != len(b.calls) {
 			return false
 		}
 		for j := range a.calls {
@@ -363,13 +364,17 @@ func refDelta(n *jnode, ch *choice) error {
 		var err error
 		switch k {
 		case "content":
-			ch.content, err = refStr(val)
+			var str string
+			str, err = refStr(val)
+			ch.content = []byte(str)
 		case "reasoning_content":
-			ch.reasoning, err = refStr(val)
+			var str string
+			str, err = refStr(val)
+			ch.reasoning = []byte(str)
 		case "reasoning":
-			ch.reasoningAlt = refOptStr(val)
+			ch.reasoningAlt = []byte(refOptStr(val))
 		case "refusal":
-			ch.refusal = refOptStr(val)
+			ch.refusal = []byte(refOptStr(val))
 		case "tool_calls":
 			err = refCalls(val, ch)
 		}
@@ -520,4 +525,101 @@ func refError(n *jnode, v *view) error {
 		}
 	}
 	return nil
+}
+
+// TestDecodePrefixReuse: a decoder that skips the envelope a chunk shares
+// with the one before decodes it as a fresh decoder would, errors and their
+// positions included.
+func TestDecodePrefixReuse(t *testing.T) {
+	t.Parallel()
+	head := `{"id":"c1","object":"chunk","created":17,"model":"m",`
+	for _, tc := range []struct{ name, prev, next string }{
+		{"same envelope", head + `"choices":[{"delta":{"content":"a"}}]}`, head + `"choices":[{"delta":{"content":"b"}}]}`},
+		{"a longer number", head + `"choices":[]}`, `{"id":"c1","object":"chunk","created":170,"model":"m","choices":[]}`},
+		{"another model", head + `"choices":[]}`, `{"id":"c1","object":"chunk","created":17,"model":"n","choices":[]}`},
+		{"envelope alone, then closed", `{"id":"c1","x":1}`, `{"id":"c1","x":1}`},
+		{"then a trailing comma", `{"id":"c1","x":1}`, `{"id":"c1","x":1,}`},
+		{"then a missing value", `{"id":"c1","x":1,"y":2}`, `{"id":"c1","x":1,"y":}`},
+		{"then a bad choice", head + `"choices":[]}`, head + `"choices":[1]}`},
+		{"then garbage after the object", head + `"choices":[]}`, head + `"choices":[]} x`},
+		{"spaces", `{ "id" : "c1" , "choices" : [] }`, `{ "id" : "c1" , "choices" : [ { "delta" : { "content" : "z" } } ] }`},
+		{"used members first", `{"choices":[],"id":"c1"}`, `{"choices":[],"id":"c1"}`},
+		{"usage between", `{"id":"c1","usage":null,"model":"m","choices":[]}`, `{"id":"c1","usage":null,"model":"m","choices":[]}`},
+		{"a prefix of the next", `{"id":"c1"}`, `{"id":"c1","choices":[{"delta":{"content":"q"}}]}`},
+		{"a token's layout", delta(`{"content":"a"}`), delta(`{"content":"b é
+"}`)},
+		{"quotes in the next text", delta(`{"content":"a"}`), delta(`{"content":"b","content":"c"}`)},
+		{"a backslash before the closing quote", delta(`{"content":"a"}`), delta(`{"content":"b"}`)},
+		{"a raw newline in the next text", delta(`{"content":"a"}`), delta("{\"content\":\"b\nc\"}")},
+		{"empty next text", delta(`{"content":"a"}`), delta(`{"content":""}`)},
+		{"reasoning's layout", delta(`{"reasoning_content":"a"}`), delta(`{"reasoning_content":"bc"}`)},
+		{"a layout with a second text member", delta(`{"content":"a","reasoning_content":""}`), delta(`{"content":"a","reasoning_content":"b"}`)},
+		{"a null after the text", delta(`{"content":"a","content":null}`), delta(`{"content":"b","content":null}`)},
+		{"the layout's text then a finish", delta(`{"content":"a"}`), chunkHead + `{"content":"b"},"logprobs":null,"finish_reason":"stop"}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var reused, fresh decoder
+			var c, f chunk
+			_ = reused.decode([]byte(tc.prev), &c)
+			for range 2 { // the second time with the prefix of next itself
+				err := reused.decode([]byte(tc.next), &c)
+				want := fresh.decode([]byte(tc.next), &f)
+				fresh = decoder{}
+				if fmt.Sprint(err) != fmt.Sprint(want) {
+					t.Fatalf("error %v, fresh %v", err, want)
+				}
+				if err == nil && !viewOf(&c).equal(viewOf(&f)) {
+					t.Fatalf("got %+v, fresh %+v", viewOf(&c), viewOf(&f))
+				}
+			}
+		})
+	}
+}
+
+// FuzzDecodeAfter checks that what one decoder remembers of a chunk never
+// changes how it decodes the next one.
+func FuzzDecodeAfter(f *testing.F) {
+	f.Add([]byte(delta(`{"content":"a"}`)), []byte(delta(`{"content":"b"}`)))
+	f.Add([]byte(`{"id":"x","created":1,"choices":[]}`), []byte(`{"id":"x","created":12,"choices":[]}`))
+	f.Add([]byte(`{"id":"x","n":1}`), []byte(`{"id":"x","n":1,}`))
+	f.Add([]byte(delta(`{"content":"a"}`)), []byte(delta(`{"content":"b"}`)))
+	f.Add([]byte(delta(`{"reasoning_content":"a"}`)), []byte(delta(`{"reasoning_content":"x","content":"y"}`)))
+	f.Fuzz(func(t *testing.T, prev, next []byte) {
+		var reused, fresh decoder
+		var c, fc chunk
+		_ = reused.decode(prev, &c)
+		err := reused.decode(next, &c)
+		want := fresh.decode(next, &fc)
+		if fmt.Sprint(err) != fmt.Sprint(want) {
+			t.Fatalf("error %v, fresh %v", err, want)
+		}
+		if err == nil && !viewOf(&c).equal(viewOf(&fc)) {
+			t.Fatalf("got %+v, fresh %+v", viewOf(&c), viewOf(&fc))
+		}
+	})
+}
+
+// TestDecodeLayoutIsUsed: the events of a token each take the short path,
+// and one that differs around its text does not.
+func TestDecodeLayoutIsUsed(t *testing.T) {
+	t.Parallel()
+	var d decoder
+	var c chunk
+	if err := d.decode([]byte(delta(`{"content":"a"}`)), &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		next  string
+		short bool
+	}{
+		{delta(`{"content":"b"}`), true},
+		{delta(`{"content":"\"c\""}`), true},
+		{delta(`{"content":"a","role":"x"}`), false},
+		{finishChunk("stop"), false},
+	} {
+		if got := d.fromLayout([]byte(tc.next), &c); got != tc.short {
+			t.Errorf("%s: short path %v, want %v", tc.next, got, tc.short)
+		}
+	}
 }

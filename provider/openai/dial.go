@@ -22,6 +22,9 @@ import (
 // once (mark_linux.go). Other systems and clients a caller supplies read
 // as before.
 
+// connReadBuffer is the transport's read buffer (newHTTPClient).
+const connReadBuffer = 64 << 10
+
 // newHTTPClient returns the client requests go through when the
 // configuration names none: http.DefaultTransport's settings (proxies from
 // the environment, TLS, HTTP/2, keep-alive and its timeouts) on a transport
@@ -32,6 +35,11 @@ func newHTTPClient() *http.Client {
 		return &http.Client{} // replaced by a program that knows better
 	}
 	tr := def.Clone()
+	// net/http reads an HTTP/1 body through a buffer of this size: at its
+	// default 4 KB a fast answer took a system call per 4 KB, and the
+	// chunked reader stops at its end (a gateway's write per token is a
+	// chunk per token).
+	tr.ReadBufferSize = connReadBuffer
 	dial := tr.DialContext
 	if dial == nil {
 		dial = (&net.Dialer{}).DialContext

@@ -221,6 +221,23 @@ func kinds(ds []provider.Delta) string {
 	return b.String()
 }
 
+// joinedKinds is kinds with runs of text or of reasoning written once: the
+// stream may join the pieces of a burst, and how many it joins depends on
+// how the bytes arrived.
+func joinedKinds(ds []provider.Delta) string {
+	var b strings.Builder
+	for i, d := range ds {
+		if i > 0 && d.Kind == ds[i-1].Kind && (d.Kind == provider.DeltaText || d.Kind == provider.DeltaReasoning) {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprint(&b, d.Kind)
+	}
+	return b.String()
+}
+
 // quoteJSON renders s as a JSON string.
 func quoteJSON(s string) string {
 	b, err := json.Marshal(s)

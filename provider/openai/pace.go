@@ -109,6 +109,13 @@ type pacedBody struct {
 	// each read hands on one TLS record, however many wait, so a small
 	// read that returned at once is followed by another at once.
 	records bool
+
+	// pool lends buf (nil: buf is allocated); buf goes back once both the
+	// reading goroutine (if it started) and the consumer (close) are done
+	// with it. Guarded by mu.
+	pool             *bufferPool
+	started, filled  bool // the reading goroutine started; it ended
+	closed, borrowed bool // close was called; buf came from pool
 }
 
 func newPacedBody(ctx context.Context, r io.Reader) *pacedBody {
@@ -131,13 +138,30 @@ func (p *pacedBody) close() {
 	default:
 		close(p.stop)
 	}
+	p.closed = true
+	p.giveBackLocked()
+}
+
+// giveBackLocked returns buf to the pool once nobody uses it any more: the
+// consumer closed the body and the reading goroutine never started or ended.
+func (p *pacedBody) giveBackLocked() {
+	if !p.borrowed || !p.closed || (p.started && !p.filled) {
+		return
+	}
+	p.pool.put(p.buf)
+	p.buf, p.head, p.scanned, p.borrowed = nil, 0, 0, false
 }
 
 // Read returns what arrived once it is due: at once after a large read, at
 // the end of the stream or after a pause; otherwise paceInterval after the
 // previous small one.
 func (p *pacedBody) Read(b []byte) (int, error) {
-	p.once.Do(func() { go p.fill() })
+	p.once.Do(func() {
+		p.mu.Lock()
+		p.started = true
+		p.mu.Unlock()
+		go p.fill()
+	})
 	for {
 		if err := p.ctx.Err(); err != nil {
 			return 0, err
@@ -207,6 +231,12 @@ func (p *pacedBody) fill() {
 		p.mark.stream(true)
 		defer p.mark.stream(false)
 	}
+	defer func() {
+		p.mu.Lock()
+		p.filled = true
+		p.giveBackLocked()
+		p.mu.Unlock()
+	}()
 	chunk := make([]byte, readChunk)
 	var gap *time.Timer
 	defer func() {
@@ -265,8 +295,13 @@ func (p *pacedBody) pending() int { return len(p.buf) - p.head }
 // Read took at least half of buf or when b would not fit: growing buf
 // instead kept what Read had taken, so a fast answer's buf grew towards
 // the whole body (1.5 MB allocated for a 1.2 MB answer, 45% of what a
-// stream allocated, BenchmarkStream15k's memory profile).
+// stream allocated, BenchmarkStream15k's memory profile). A buffer from
+// the provider's pool holds maxAhead and one read more, so it never grows:
+// fill reads only while less than maxAhead waits.
 func (p *pacedBody) appendLocked(b []byte) {
+	if p.buf == nil && p.pool != nil && !p.closed {
+		p.buf, p.borrowed = p.pool.get(), true
+	}
 	if p.head > 0 && (p.head >= len(p.buf)/2 || len(p.buf)+len(b) > cap(p.buf)) {
 		n := copy(p.buf, p.buf[p.head:])
 		p.buf, p.scanned, p.head = p.buf[:n], max(0, p.scanned-p.head), 0

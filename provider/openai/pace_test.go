@@ -222,3 +222,52 @@ func TestEventBuffered(t *testing.T) {
 		})
 	}
 }
+
+// TestPacedBodyLendsItsBuffer: answers one after another reuse one buffer,
+// which goes back only once the consumer closed the body and its reading
+// goroutine ended.
+func TestPacedBodyLendsItsBuffer(t *testing.T) {
+	t.Parallel()
+	pool := &bufferPool{}
+	pooled := func() int {
+		pool.mu.Lock()
+		defer pool.mu.Unlock()
+		return len(pool.free)
+	}
+	waitPooled := func(want int) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); pooled() != want; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d buffers pooled, want %d", pooled(), want)
+			}
+		}
+	}
+	body := sse(content("a"), finishChunk("stop")) + "data: [DONE]\n\n"
+	for range 3 {
+		r := newPacedBody(context.Background(), strings.NewReader(body))
+		r.pool = pool
+		if got, err := io.ReadAll(r); err != nil || string(got) != body {
+			t.Fatalf("read %q, %v", got, err)
+		}
+		r.close()
+		waitPooled(1)
+	}
+
+	// Closed while its reading goroutine still waits for the network: the
+	// buffer stays lent until the read returns.
+	pr, pw := io.Pipe()
+	r := newPacedBody(context.Background(), pr)
+	r.pool = pool
+	go func() { _, _ = pw.Write([]byte(body)) }()
+	b := make([]byte, 1)
+	if _, err := r.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	r.close()
+	time.Sleep(20 * time.Millisecond)
+	if n := pooled(); n != 0 {
+		t.Fatalf("%d buffers pooled while the reading goroutine runs", n)
+	}
+	_ = pw.CloseWithError(io.ErrClosedPipe)
+	waitPooled(1)
+}

@@ -32,6 +32,8 @@ type Provider struct {
 	wait func(ctx context.Context, d time.Duration) error
 	// jitter returns a random value in [0, n) for backoff.
 	jitter func(n int64) int64
+	// bodies keeps the paced bodies' buffers between answers.
+	bodies *bufferPool
 }
 
 var _ provider.Provider = (*Provider)(nil)
@@ -48,6 +50,7 @@ func New(cfg Config) (*Provider, error) {
 	d := &doer{client: cfg.HTTPClient, headers: cfg.Headers, modelHeaders: cfg.ModelHeaders, model: cfg.Model}
 	oc.HTTPClient = d
 	return &Provider{
+		bodies: &bufferPool{},
 		cfg:    cfg,
 		client: goopenai.NewClientWithConfig(oc),
 		doer:   d,

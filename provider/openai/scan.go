@@ -22,6 +22,13 @@ type decoder struct {
 	i       int
 	scratch []byte
 	depth   int
+	// prefix is the start of the last chunk that the next one may share
+	// (decode, keepPrefix).
+	prefix []byte
+	// layout is the shape of the last chunk of a lone piece of text, and
+	// text1 where the text of the chunk being decoded stands (layout.go).
+	layout layout
+	text1  textSpan
 }
 
 // fail reports a problem at the current position.
@@ -30,6 +37,9 @@ func (d *decoder) fail(msg string) error {
 }
 
 func (d *decoder) ws() {
+	if d.i < len(d.data) && d.data[d.i] > ' ' {
+		return // the common case: compact JSON
+	}
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -115,14 +125,52 @@ func (d *decoder) str() (string, error) {
 	return string(b), nil
 }
 
-// optStr reads a string, or skips a value of another type as "": for keys
-// that not every gateway uses with the same meaning.
-func (d *decoder) optStr() (string, error) {
+// text appends a string value (null reads as empty) to buf, so a field's
+// text is copied into a buffer reused from event to event rather than into
+// a new string.
+func (d *decoder) text(buf []byte) ([]byte, error) {
+	if d.null() {
+		return buf, nil
+	}
+	b, err := d.rawString()
+	if err != nil {
+		return buf, err
+	}
+	return append(buf, b...), nil
+}
+
+// optText is text for keys that not every gateway uses with the same
+// meaning: a value of another type is skipped and reads as empty.
+func (d *decoder) optText(buf []byte) ([]byte, error) {
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '"' {
-		return d.str()
+		return d.text(buf)
 	}
-	return "", d.skip()
+	return buf, d.skip()
+}
+
+// smallIndex reads any value as an index: a non-negative integer of up to
+// nine digits, else -1. It is lenient because the index only tells the
+// stream which pieces belong together, and a value tern cannot use was
+// never an error.
+func (d *decoder) smallIndex() (int, error) {
+	d.ws()
+	start := d.i
+	if err := d.skip(); err != nil {
+		return -1, err
+	}
+	lit := d.data[start:d.i]
+	if len(lit) == 0 || len(lit) > 9 {
+		return -1, nil
+	}
+	n := 0
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return -1, nil
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, nil
 }
 
 // rawString reads a string and returns its unescaped bytes, which alias the
@@ -137,21 +185,31 @@ func (d *decoder) rawString() ([]byte, error) {
 	}
 	d.i++
 	start := d.i
-	for d.i < len(d.data) {
-		c := d.data[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			return d.data[start : d.i-1], nil
-		case c == '\\':
-			return d.escapedString(start)
-		case c < 0x20:
+	for i, c := range d.data[start:] {
+		if !plain[c] {
+			d.i = start + i
+			switch {
+			case c == '"':
+				d.i++
+				return d.data[start : d.i-1], nil
+			case c == '\\':
+				return d.escapedString(start)
+			}
 			return nil, d.fail("control character in string")
 		}
-		d.i++
 	}
+	d.i = len(d.data)
 	return nil, d.fail("unterminated string")
 }
+
+// plain holds the bytes a string's scan passes over: all but the quote, the
+// backslash and control characters.
+var plain = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escapedString finishes a string that contains escapes, from its first
 // backslash, decoding into the scratch buffer. Invalid UTF-8 passes through

@@ -53,7 +53,7 @@ func (s *sseReader) next() (payload []byte, done bool, err error) {
 		// A final line without a newline is still processed; the next call
 		// reports the EOF.
 		s.partial = err != nil
-		line = bytes.TrimRight(line, "\r\n")
+		line = trimEOL(line)
 		switch {
 		case len(line) == 0 || line[0] == ':':
 			// Event separator, comment or keep-alive (": PROCESSING").
@@ -97,6 +97,53 @@ func (s *sseReader) eventBuffered() bool {
 		b = b[end+1:]
 	}
 	return false
+}
+
+// bufferedEvent returns the next data payload when next would return it
+// from what is buffered, without reading the body, and how many bytes
+// discard must drop to consume it; nil when the next line that counts is not
+// whole in the buffer, is "data: [DONE]" or is not SSE, all of which next
+// reads as ever. The payload is valid until the next read or discard.
+func (s *sseReader) bufferedEvent() (payload []byte, n int) {
+	b, _ := s.r.Peek(s.r.Buffered()) // never more than is buffered: no error
+	for off := 0; ; {
+		end := bytes.IndexByte(b[off:], '\n')
+		if end < 0 {
+			return nil, 0
+		}
+		line := trimEOL(b[off : off+end+1])
+		off += end + 1
+		switch {
+		case len(line) == 0 || line[0] == ':':
+		case bytes.HasPrefix(line, dataField):
+			p := bytes.TrimSpace(line[len(dataField):])
+			if len(p) == 0 {
+				continue
+			}
+			if bytes.Equal(p, doneMarker) {
+				return nil, 0
+			}
+			return p, off
+		case bytes.HasPrefix(line, eventField), bytes.HasPrefix(line, idField), bytes.HasPrefix(line, retryField):
+		default:
+			return nil, 0
+		}
+	}
+}
+
+// trimEOL cuts the carriage returns and line feeds that end line, as
+// bytes.TrimRight(line, "\r\n") does without building its set each time.
+func trimEOL(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == '\n' || line[n-1] == '\r') {
+		n--
+	}
+	return line[:n]
+}
+
+// discard consumes n buffered bytes, as bufferedEvent said.
+func (s *sseReader) discard(n int) {
+	_, _ = s.r.Discard(n) // n is buffered: Discard neither reads nor fails
 }
 
 // line reads one line, joining lines longer than the buffer.

@@ -45,6 +45,8 @@ type stream struct {
 	queue []provider.Delta
 	next  int
 	cur   provider.Delta
+	// join gathers the pieces of a joined delta (joinBuffered).
+	join []byte
 
 	delivered bool // Next has returned true
 	finished  bool // the current attempt sent a finish reason
@@ -94,6 +96,7 @@ func (s *stream) open() *provider.Error {
 		return &provider.Error{Kind: provider.ErrProtocol, Message: "go-openai returned a stream without an HTTP response"}
 	}
 	s.paced = newPacedBody(actx, ex.resp.Body)
+	s.paced.pool = s.p.bodies
 	s.paced.mark = ex.marker()
 	s.paced.records = s.paced.mark == nil && ex.resp.TLS != nil && ex.resp.ProtoMajor == 1
 	s.cs, s.sse = cs, newSSEReader(s.paced)
@@ -254,7 +257,11 @@ func (s *stream) fill() *provider.Error {
 		return s.inStreamError(s.ch.err)
 	}
 	finished := s.finished
-	s.queueChunk()
+	if p := s.ch.piece(); p.lone {
+		s.queue = append(s.queue, provider.Delta{Kind: p.kind, Text: s.joinBuffered(p)})
+	} else {
+		s.queueChunk()
+	}
 	if progress(s.queue, finished) {
 		// Only an event that brings the answer forward ends the wait: a
 		// gateway that sends empty chunks (no choices, a bare role, usage
@@ -267,6 +274,38 @@ func (s *stream) fill() *provider.Error {
 		s.wd.finished(trailerWait)
 	}
 	return nil
+}
+
+// joinBuffered returns the text of p, a lone piece of the event just read,
+// joined with the pieces of the same kind and choice that the events
+// already buffered after it carry, consuming those events (and any that
+// carry nothing at all). A gateway sends a token an event, and a delta each
+// cost the agent and every consumer once per token; a burst read at once
+// is now one delta. It stops at the first event that is anything else or
+// not whole in the buffer, which the next fill reads as ever: nothing waits
+// for the network, and errors, tool calls and the finish keep their order.
+func (s *stream) joinBuffered(p piece) string {
+	payload, n := s.sse.bufferedEvent()
+	if payload == nil {
+		return string(p.text)
+	}
+	s.join = append(s.join[:0], p.text...) // p.text is the chunk's, which the next decode reuses
+	for payload != nil {
+		if s.dec.decode(payload, &s.ch) != nil {
+			break // the next fill decodes it again and reports it
+		}
+		next := s.ch.piece()
+		switch {
+		case next.empty:
+		case next.lone && next.kind == p.kind && next.index == p.index:
+			s.join = append(s.join, next.text...)
+		default:
+			return string(s.join)
+		}
+		s.sse.discard(n)
+		payload, n = s.sse.bufferedEvent()
+	}
+	return string(s.join)
 }
 
 // progress reports whether deltas bring the answer forward: text,
@@ -294,18 +333,14 @@ func (s *stream) queueChunk() {
 	finish := ""
 	for i := range s.ch.choices {
 		c := &s.ch.choices[i]
-		reasoning := c.reasoning
-		if reasoning == "" {
-			reasoning = c.reasoningAlt
+		if reasoning := c.reasoningText(); len(reasoning) > 0 {
+			s.queue = append(s.queue, provider.Delta{Kind: provider.DeltaReasoning, Text: string(reasoning)})
 		}
-		if reasoning != "" {
-			s.queue = append(s.queue, provider.Delta{Kind: provider.DeltaReasoning, Text: reasoning})
+		if len(c.content) > 0 {
+			s.queue = append(s.queue, provider.Delta{Kind: provider.DeltaText, Text: string(c.content)})
 		}
-		if c.content != "" {
-			s.queue = append(s.queue, provider.Delta{Kind: provider.DeltaText, Text: c.content})
-		}
-		if c.refusal != "" {
-			s.queue = append(s.queue, provider.Delta{Kind: provider.DeltaText, Text: c.refusal})
+		if len(c.refusal) > 0 {
+			s.queue = append(s.queue, provider.Delta{Kind: provider.DeltaText, Text: string(c.refusal)})
 		}
 		for _, f := range c.calls {
 			if f.ID == "" && f.Name == "" && f.Arguments == "" {
