@@ -68,7 +68,9 @@ func FilterEnv(env []string) []string {
 }
 
 // shellSchema returns run_shell's parameter schema; part of the public contract.
-func shellSchema() json.RawMessage {
+// It is built once, when first asked for: every Specs call (the registry,
+// the session header's hash, the prompt, each request) asked for it again.
+var shellSchema = sync.OnceValue(func() json.RawMessage {
 	return objectSchema(
 		param{Name: "command", Type: "string", Required: true,
 			Description: "The command to run with `bash -c`; pipes, redirections, && and multi-line scripts work. It cannot be interactive: stdin is empty (/dev/null) and there is no terminal."},
@@ -77,7 +79,7 @@ func shellSchema() json.RawMessage {
 		param{Name: "workdir", Type: "string",
 			Description: "The directory to run in: a path relative to the workspace root, or an absolute path inside the workspace. Default: the workspace root."},
 	)
-}
+})
 
 const shellDescription = "Run a shell command with `bash -c` in the workspace (or in workdir, a directory inside it) and return its combined stdout and stderr, then a final line `exit code: N`. " +
 	"Use it to build, test, run scripts, and for git. " +
