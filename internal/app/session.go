@@ -90,8 +90,11 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if redact == nil {
 		redact = func(s string) string { return s }
 	}
+	if opts.ToolsHash == "" {
+		opts.ToolsHash = ToolsHash(opts.Registry)
+	}
 	s := &Session{
-		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
+		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: opts.ToolsHash,
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
 		mcp: opts.MCP, lsp: opts.LSP,
 		modelInfo: opts.ModelInfo, vision: opts.Vision, prices: opts.Prices, effort: opts.Effort,
