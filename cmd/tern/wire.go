@@ -15,7 +15,6 @@ import (
 	"github.com/ternhq/tern/internal/app"
 	"github.com/ternhq/tern/provider"
 	"github.com/ternhq/tern/provider/mock"
-	modeldb "github.com/ternhq/tern/provider/models"
 	"github.com/ternhq/tern/provider/openai"
 	"github.com/ternhq/tern/session"
 	"github.com/ternhq/tern/tools"
@@ -144,10 +143,6 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 			offlineNotice = mock.Notice()
 		}
 	} else {
-		// The model database sorts its providers when first asked (0.3 ms
-		// of a short run); it is asked once the session starts, and sorts
-		// beside the workspace, sandbox and tools set-up until then.
-		go modeldb.Embedded()
 		p, err := openai.New(openai.Config{
 			BaseURL: cfg.BaseURL.V,
 			APIKey:  cfg.APIKey.V,
@@ -194,11 +189,6 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Shell:    shell,
 		WebFetch: tools.WebFetchOptions{AllowPrivate: cfg.WebFetchAllowPrivate.V},
 	})
-	// The session header's hash of the tools (0.5-0.75 ms, the first JSON
-	// encoding of the run) is computed beside MCP, memory and the system
-	// prompt; the registry does not change after this.
-	hashed := make(chan string, 1)
-	go func() { hashed <- app.ToolsHash(reg) }()
 	mcpServers := c.startMCP(ctx, cfg, ws.Root, opts.notices, opts.interactive, opts.mcp)
 	defer func() {
 		if !done && mcpServers != nil {
@@ -262,7 +252,6 @@ func (c *cli) wire(ctx context.Context, cfg *config.Config, opts wireOptions) (*
 		Host:         host,
 		Workspace:    ws,
 		Registry:     reg,
-		ToolsHash:    <-hashed,
 		System:       system,
 		Memory:       memory,
 		Model:        startModel,

@@ -237,9 +237,9 @@ func closeWriter(rec *session.Recorder, w *session.Writer) error {
 	return nil
 }
 
-// ToolsHash identifies the tool specs the agent offers, as the session
-// header records them (Options.ToolsHash).
-func ToolsHash(reg *tools.Registry) string {
+// toolsHash identifies the tool specs the agent offers, as the session
+// header records them.
+func toolsHash(reg *tools.Registry) string {
 	specs := reg.Specs()
 	ps := make([]provider.ToolSpec, len(specs))
 	for i, s := range specs {

@@ -26,9 +26,6 @@ type Options struct {
 	// Workspace is the guarded workspace; Registry its tools.
 	Workspace *tools.Workspace
 	Registry  *tools.Registry
-	// ToolsHash is ToolsHash(Registry) when the caller computed it already
-	// (beside the rest of its start-up); New computes it when empty.
-	ToolsHash string
 	// System is the system prompt of a new session; a continued one keeps
 	// its own, byte for byte.
 	System string

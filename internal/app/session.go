@@ -90,11 +90,8 @@ func New(ctx context.Context, opts Options) (*Session, error) {
 	if redact == nil {
 		redact = func(s string) string { return s }
 	}
-	if opts.ToolsHash == "" {
-		opts.ToolsHash = ToolsHash(opts.Registry)
-	}
 	s := &Session{
-		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: opts.ToolsHash,
+		ws: opts.Workspace, reg: opts.Registry, memory: opts.Memory, hash: toolsHash(opts.Registry),
 		version: opts.Version, redact: redact, models: opts.Models, remember: opts.RememberModel,
 		mcp: opts.MCP, lsp: opts.LSP,
 		modelInfo: opts.ModelInfo, vision: opts.Vision, prices: opts.Prices, effort: opts.Effort,

@@ -41,7 +41,7 @@ func newSwitchFixture(t *testing.T) *switchFixture {
 	reg := tools.DefaultRegistry(f.ws, nil)
 	w, err := session.Create(f.home, session.Header{
 		TernVersion: "test", Workspace: f.ws.Root, Model: "old-model", ApprovalPolicy: "ask",
-		SystemPrompt: "the saved session's system prompt, byte for byte", ToolsHash: ToolsHash(reg),
+		SystemPrompt: "the saved session's system prompt, byte for byte", ToolsHash: toolsHash(reg),
 	})
 	if err != nil {
 		t.Fatal(err)
