@@ -38,7 +38,6 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		c.printf(c.stderr, "tern run: %v\n", err)
 		return exitUsage
 	}
-	signalsReady := warmSignals()
 	flags := common.config()
 	rf.budgetFlags(fs, &flags)
 	cfg, err := config.Load(config.Inputs{Flags: flags, Getenv: c.getenv, UserHome: c.userHome})
@@ -71,7 +70,6 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	text, model := c.expandCommand(a.Session, prompt)
-	<-signalsReady // runTurn installs the SIGINT handler on the warmed thread
 	code := c.runTurn(ctx, a, turnInput{prompt: text, model: model, images: images}, rf.json)
 	// headless.Run has drained the agent's events: everything the session
 	// holds is recorded, including an interrupted answer.
