@@ -35,11 +35,11 @@ func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config, workspace st
 	}
 	// Reading a crowded /tmp takes milliseconds the first frame need not
 	// wait for, and a short run need not spend at all: once an hour does.
-	go func() {
-		if sweepDue(cfg.Home.V, time.Now()) {
-			sweepSessionDirs(ctx, os.TempDir())
-		}
-	}()
+	// Whether it is due is one stat, made here: a goroutine at every start
+	// could start a thread on the way to the first request.
+	if sweepDue(cfg.Home.V, time.Now()) {
+		go sweepSessionDirs(ctx, os.TempDir())
+	}
 	tmp := &sessionTempDir{}
 	p := sandbox.Policy{
 		Writable: cfg.WritableRoots.V,
