@@ -31,10 +31,14 @@ type Writer struct {
 	every  time.Duration
 	out    sink
 	// syncDir, when set, is the new file's folder, whose entry for the file
-	// the writer goroutine syncs after the file's first fsync (the end of
-	// the first turn, or Close): neither Create nor the first request
-	// waits for the disk, and a log lost before then held only a header.
-	syncDir string
+	// a goroutine of its own syncs as soon as the Writer starts, while the
+	// first turn is under way; the writer goroutine waits for it (dirSynced
+	// closed) after the file's first fsync (the end of the first turn, or
+	// Close). Neither Create nor the first request waits for the disk, the
+	// turn's end waits for one fsync instead of two in a row, and a log
+	// lost before then held only a header.
+	syncDir   string
+	dirSynced chan struct{}
 	// folder is the log's folder, marked at each write (markFolder).
 	folder string
 
@@ -106,7 +110,7 @@ func Create(home string, h Header, opts ...Option) (*Writer, error) {
 		_ = os.Remove(path)
 		return nil, fmt.Errorf("write session header to %s: %w", path, err)
 	}
-	o.syncDir = dir // the writer syncs header and folder with the first records: Create does not wait for the disk
+	o.syncDir = dir // the Writer syncs the folder at once, beside the turn, and the header with the first records: Create does not wait for the disk
 	return newWriter(f, path, h, 0, o), nil
 }
 
@@ -165,6 +169,13 @@ func newWriter(out sink, path string, h Header, lastSeq int64, o options) *Write
 		done:    make(chan struct{}),
 		syncDir: o.syncDir,
 		folder:  logFolder(path),
+	}
+	if w.syncDir != "" {
+		w.dirSynced = make(chan struct{})
+		go func(dir string) {
+			defer close(w.dirSynced)
+			syncDir(dir)
+		}(w.syncDir)
 	}
 	go w.run()
 	return w
@@ -364,6 +375,10 @@ func (w *Writer) flushDeltasLocked() {
 // streamed text on its timer, answers Sync, and ends on Close.
 func (w *Writer) run() {
 	defer close(w.done)
+	if w.dirSynced != nil {
+		// The folder's sync ends before the Writer does, synced or not.
+		defer func() { <-w.dirSynced }()
+	}
 	// dirty says the file holds bytes not yet synced: the header of a
 	// created log, then each batch written. A Sync or Close with nothing
 	// new skips the fsync (a headless run's Close follows its turn's Sync).
@@ -411,7 +426,7 @@ func (w *Writer) run() {
 				err = w.out.Sync()
 				dirty = err != nil
 				if err == nil && w.syncDir != "" {
-					syncDir(w.syncDir)
+					<-w.dirSynced // started with the Writer; done by now, or soon
 					w.syncDir = ""
 				}
 			}

@@ -8,10 +8,13 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // editSchema returns edit_file's parameter schema; part of the public contract.
-func editSchema() json.RawMessage {
+// It is built once, when first asked for: every Specs call (the registry,
+// the session header's hash, the prompt, each request) asked for it again.
+var editSchema = sync.OnceValue(func() json.RawMessage {
 	return objectSchema(
 		param{Name: "path", Type: "string", Required: true,
 			Description: "The file to edit: a path relative to the workspace root, or an absolute path inside the workspace. The file must exist."},
@@ -23,7 +26,7 @@ func editSchema() json.RawMessage {
 		param{Name: "replace_all", Type: "boolean",
 			Description: "Replace every occurrence of old_string instead of requiring exactly one. Default false."},
 	)
-}
+})
 
 const editDescription = "Replace an exact string in an existing file. " +
 	"Read the file with read_file earlier in this session first: the edit is refused if you have not read the file, " +

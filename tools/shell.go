@@ -68,7 +68,9 @@ func FilterEnv(env []string) []string {
 }
 
 // shellSchema returns run_shell's parameter schema; part of the public contract.
-func shellSchema() json.RawMessage {
+// It is built once, when first asked for: every Specs call (the registry,
+// the session header's hash, the prompt, each request) asked for it again.
+var shellSchema = sync.OnceValue(func() json.RawMessage {
 	return objectSchema(
 		param{Name: "command", Type: "string", Required: true,
 			Description: "The command to run with `bash -c`; pipes, redirections, && and multi-line scripts work. It cannot be interactive: stdin is empty (/dev/null) and there is no terminal."},
@@ -77,7 +79,7 @@ func shellSchema() json.RawMessage {
 		param{Name: "workdir", Type: "string",
 			Description: "The directory to run in: a path relative to the workspace root, or an absolute path inside the workspace. Default: the workspace root."},
 	)
-}
+})
 
 const shellDescription = "Run a shell command with `bash -c` in the workspace (or in workdir, a directory inside it) and return its combined stdout and stderr, then a final line `exit code: N`. " +
 	"Use it to build, test, run scripts, and for git. " +
@@ -100,6 +102,9 @@ type runShell struct {
 	env []string
 	// tmp is the session's temporary directory, exported as TMPDIR ("": none).
 	tmp string
+	// lazyTmp, when set, makes tmp before the first command (tmpOnce), so
+	// a session that runs no command makes none.
+	lazyTmp lazyTempDir
 	// policy confines every command when set (Landlock is available).
 	policy *sandbox.Policy
 	// sandboxNote explains a permission error of a confined command.
@@ -122,6 +127,11 @@ type ShellOptions struct {
 	// TempDir, when set, is the session's temporary directory: commands get
 	// it as TMPDIR, and the sandbox lets them write there.
 	TempDir string
+	// MakeTempDir, when set and TempDir is not, makes the session's
+	// temporary directory before the first command and returns it (then
+	// used as TempDir): a session that runs no command makes none. Its
+	// error fails that command, and the next one tries again.
+	MakeTempDir func() (string, error)
 	// ReadOnly are absolute paths every command may read but not change,
 	// sandbox on or off, where the launcher can bind them read-only (Linux,
 	// tern running as root; see sandbox.Policy.ReadOnly). Elsewhere they
@@ -145,6 +155,9 @@ func NewRunShell(w *Workspace, env []string) Tool {
 // confined commands start through the running binary.
 func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
 	t := &runShell{w: w, env: FilterEnv(env), tmp: opts.TempDir, readOnly: opts.ReadOnly, ternHome: opts.TernHome}
+	if t.tmp == "" && opts.MakeTempDir != nil {
+		t.lazyTmp.make = opts.MakeTempDir
+	}
 	if opts.Sandbox != nil {
 		if _, ok, _ := sandbox.Available(); ok {
 			p := *opts.Sandbox
@@ -154,13 +167,60 @@ func NewRunShellWith(w *Workspace, env []string, opts ShellOptions) Tool {
 				p.Writable = append(p.Writable, t.tmp)
 			}
 			// Resolved now, before any command could replace a root with
-			// a symbolic link: the launcher grants only unmoved roots.
+			// a symbolic link: the launcher grants only unmoved roots. A
+			// temporary directory made later is resolved when it is made,
+			// before the command that gets it runs.
 			p = p.Resolved()
 			t.policy = &p
 			t.sandboxNote = sandboxNote(p, t.tmp)
 		}
 	}
 	return t
+}
+
+// lazyTempDir makes run_shell's temporary directory before the first
+// command that needs it.
+type lazyTempDir struct {
+	make func() (string, error)
+	mu   sync.Mutex
+	// dir is the directory made, its real path (for the sandbox) and the
+	// sandbox note naming it; "" until one was made.
+	dir, real, note string
+}
+
+// get returns the directory, made now if it was not yet, its real path
+// and the sandbox note that names it.
+func (l *lazyTempDir) get(p *sandbox.Policy) (dir, real, note string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.dir == "" {
+		d, err := l.make()
+		if err != nil {
+			return "", "", "", err
+		}
+		l.dir, l.real = d, sandbox.RealPath(d)
+		if p != nil {
+			l.note = sandboxNote(*p, d)
+		}
+	}
+	return l.dir, l.real, l.note, nil
+}
+
+// tempDir is the temporary directory a command gets, made first when it
+// is made lazily, with the policy that lets the command write there and
+// the note for a permission error (the constructor's when nothing is
+// made lazily).
+func (t *runShell) tempDir() (dir string, policy *sandbox.Policy, note string, err error) {
+	if t.lazyTmp.make == nil {
+		return t.tmp, t.policy, t.sandboxNote, nil
+	}
+	dir, real, note, err := t.lazyTmp.get(t.policy)
+	if err != nil || t.policy == nil {
+		return dir, t.policy, note, err
+	}
+	p := *t.policy
+	p.Writable = append(slices.Clone(p.Writable), real)
+	return dir, &p, note, nil
 }
 
 // RunShellName is the name the model calls run_shell by.
@@ -311,6 +371,10 @@ func (t *runShell) run(ctx context.Context, args json.RawMessage, output, stderr
 	if ctx.Err() != nil {
 		return Result{Status: StatusCancelled, Output: "cancelled by the user before the command started", Summary: "cancelled"}
 	}
+	tmp, policy, permNote, err := t.tempDir()
+	if err != nil {
+		return failureResult(&toolError{short: "could not start", msg: fmt.Sprintf("could not start bash: %v", err)})
+	}
 
 	// The hook's after function runs as Run returns, when the command's
 	// process group is gone and its output read.
@@ -341,10 +405,10 @@ func (t *runShell) run(ctx context.Context, args json.RawMessage, output, stderr
 	cmd := exec.Command("bash", "-c", p.command)
 	cmd.Dir = p.dir
 	cmd.Env = append(withoutVar(t.env, "PWD"), "PWD="+p.dir)
-	if t.tmp != "" {
-		cmd.Env = append(withoutVar(cmd.Env, "TMPDIR"), "TMPDIR="+t.tmp)
+	if tmp != "" {
+		cmd.Env = append(withoutVar(cmd.Env, "TMPDIR"), "TMPDIR="+tmp)
 		// A command may have removed it; the next one gets it back.
-		_ = os.MkdirAll(t.tmp, 0o700)
+		_ = os.MkdirAll(tmp, 0o700)
 	}
 	cmd.Stdout = pw
 	cmd.Stderr = epw
@@ -358,13 +422,13 @@ func (t *runShell) run(ctx context.Context, args json.RawMessage, output, stderr
 	// does so too when tern dies.
 	supervised := false
 	switch {
-	case t.policy != nil:
+	case policy != nil:
 		// The protected paths (ProtectedPaths) are listed afresh for each
 		// command, since a hooks folder or an AGENTS.md may have appeared
 		// since the last; the launcher binds those that exist read-only
 		// where it can, and the fingerprint around the call guards them
 		// everywhere else.
-		pol := *t.policy
+		pol := *policy
 		if !ProtectedWritesAllowed(ctx) {
 			pol.ReadOnly = append(slices.Clone(pol.ReadOnly), ProtectedPaths(t.w.Root, t.ternHome)...)
 		}
@@ -451,8 +515,8 @@ func (t *runShell) run(ctx context.Context, args json.RawMessage, output, stderr
 	default:
 		trailer = fmt.Sprintf("exit code: %d", code)
 		summary = fmt.Sprintf("exit %d", code)
-		if t.policy != nil && code != 0 && (permissionError(string(buf.head)) || permissionError(string(buf.tail))) {
-			note = t.sandboxNote
+		if policy != nil && code != 0 && (permissionError(string(buf.head)) || permissionError(string(buf.tail))) {
+			note = permNote
 			trailer = note + "\n" + trailer
 		}
 	}

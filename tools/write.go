@@ -7,17 +7,20 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
 // writeSchema returns write_file's parameter schema; part of the public contract.
-func writeSchema() json.RawMessage {
+// It is built once, when first asked for: every Specs call (the registry,
+// the session header's hash, the prompt, each request) asked for it again.
+var writeSchema = sync.OnceValue(func() json.RawMessage {
 	return objectSchema(
 		param{Name: "path", Type: "string", Required: true,
 			Description: "The file to create or overwrite: a path relative to the workspace root, or an absolute path inside the workspace. Missing parent directories are created."},
 		param{Name: "content", Type: "string", Required: true,
 			Description: "The complete new content of the file; it replaces everything the file held."},
 	)
-}
+})
 
 const writeDescription = "Create a file, or replace the whole content of an existing one. " +
 	"Missing parent directories are created. " +

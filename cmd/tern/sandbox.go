@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -19,7 +20,9 @@ import (
 // sandboxShell returns run_shell's options for the configuration: when the
 // sandbox is on and Landlock is available, the policy (the toolchain caches
 // and writable_roots writable, deny_read unreadable, no_network) and a
-// fresh session TMPDIR, with the function that removes that directory.
+// fresh session TMPDIR, made before the first command (a run that runs
+// none makes none: its mkdir and removal were a millisecond of a short
+// `tern run`), with the function that removes that directory.
 //
 // The caches come from tern's environment and Go's env file; that file is
 // ignored when it lies inside the workspace or a writable root (tern started
@@ -32,22 +35,51 @@ func (c *cli) sandboxShell(ctx context.Context, cfg *config.Config, workspace st
 	}
 	// Reading a crowded /tmp takes milliseconds the first frame need not
 	// wait for, and a short run need not spend at all: once an hour does.
-	go func() {
-		if sweepDue(cfg.Home.V, time.Now()) {
-			sweepSessionDirs(ctx, os.TempDir())
-		}
-	}()
-	tmp, err := os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-")
-	if err != nil {
-		return tools.ShellOptions{}, st, nil, fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
+	// Whether it is due is one stat, made here: a goroutine at every start
+	// could start a thread on the way to the first request.
+	if sweepDue(cfg.Home.V, time.Now()) {
+		go sweepSessionDirs(ctx, os.TempDir())
 	}
+	tmp := &sessionTempDir{}
 	p := sandbox.Policy{
-		Writable:  cfg.WritableRoots.V,
-		Caches:    sandbox.ToolchainCaches(c.cacheGetenv(append([]string{workspace, tmp}, cfg.WritableRoots.V...)), c.userHome),
+		Writable: cfg.WritableRoots.V,
+		// The TMPDIR, made later under a name nobody knows yet, cannot
+		// hold Go's env file now.
+		Caches:    sandbox.ToolchainCaches(c.cacheGetenv(append([]string{workspace}, cfg.WritableRoots.V...)), c.userHome),
 		DenyRead:  cfg.DenyRead.V,
 		NoNetwork: cfg.NoNetwork.V,
 	}
-	return tools.ShellOptions{Sandbox: &p, TempDir: tmp, TernHome: cfg.Home.V}, st, func() { _ = os.RemoveAll(tmp) }, nil
+	return tools.ShellOptions{Sandbox: &p, MakeTempDir: tmp.make, TernHome: cfg.Home.V}, st, tmp.remove, nil
+}
+
+// sessionTempDir is a session's TMPDIR, made when run_shell first needs
+// it and removed when the session ends.
+type sessionTempDir struct {
+	mu  sync.Mutex
+	dir string // "" until made
+}
+
+// make creates the directory, tern-session-<pid>-* in the system's
+// temporary directory.
+func (s *sessionTempDir) make() (string, error) {
+	dir, err := os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-")
+	if err != nil {
+		return "", fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
+	}
+	s.mu.Lock()
+	s.dir = dir
+	s.mu.Unlock()
+	return dir, nil
+}
+
+// remove removes the directory, if it was made.
+func (s *sessionTempDir) remove() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir != "" {
+		_ = os.RemoveAll(s.dir)
+		s.dir = ""
+	}
 }
 
 // cacheGetenv returns c.getenv, with GOENV=off when Go's env file lies

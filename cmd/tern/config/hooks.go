@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -28,15 +29,16 @@ type HookSettings struct {
 // reads only its [[hooks]], and only once the user approved its content.
 const ProjectFile = ".tern/config.toml"
 
-// hooksLineRe finds the [[hooks]] headers, to say where each hook is.
-var hooksLineRe = regexp.MustCompile(`^\s*\[\[\s*hooks\s*\]\]`)
+// hooksLineRe finds the [[hooks]] headers, to say where each hook is;
+// compiled when first needed, not in every command's start-up.
+var hooksLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*hooks\s*\]\]`) })
 
 // resolveHooks checks the [[hooks]] of the file at path, whose text is
 // data, and says on which line each starts.
 func resolveHooks(path string, data []byte, hs []HookSettings) ([]hooks.Hook, error) {
 	var lines []int
 	for i, l := range strings.Split(string(data), "\n") {
-		if hooksLineRe.MatchString(l) {
+		if hooksLineRe().MatchString(l) {
 			lines = append(lines, i+1)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ternhq/tern/tools/mcp"
@@ -105,14 +106,16 @@ func RemoveMCPServer(path, name string) error {
 	return writeChecked(path, text, func(fc fileConfig) bool { _, ok := fc.MCPServers[name]; return !ok })
 }
 
-// headerRE matches a table header line and captures the table's key.
-var headerRE = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
+// headerRE matches a table header line and captures the table's key;
+// compiled when first needed (tern mcp add and remove), not in every
+// command's start-up.
+var headerRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`) })
 
 // tableHeader reads a table header line: for a table of an MCP server (or
 // a sub-table of one) it returns the server's name; for any other table
 // it returns "" and true.
 func tableHeader(line string) (string, bool) {
-	m := headerRE.FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+	m := headerRE().FindStringSubmatch(strings.TrimRight(line, "\r\n"))
 	if m == nil {
 		return "", false
 	}
