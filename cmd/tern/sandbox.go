@@ -60,15 +60,19 @@ type sessionTempDir struct {
 }
 
 // make creates the directory, tern-session-<pid>-* in the system's
-// temporary directory.
+// temporary directory, once: every run_shell built with these options gets
+// the same one, and remove finds it.
 func (s *sessionTempDir) make() (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dir != "" {
+		return s.dir, nil
+	}
 	dir, err := os.MkdirTemp("", sessionDirPrefix+strconv.Itoa(os.Getpid())+"-")
 	if err != nil {
 		return "", fmt.Errorf("create the session's temporary directory (the sandbox's TMPDIR): %w; set TMPDIR to a writable directory or run with --sandbox off", err)
 	}
-	s.mu.Lock()
 	s.dir = dir
-	s.mu.Unlock()
 	return dir, nil
 }
 
