@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // longDoc repeats the sample until it is well over several segments long.
@@ -133,5 +135,14 @@ func TestFillShift(t *testing.T) {
 	shift := s.Shift()
 	if len(after)-len(before) != shift {
 		t.Fatalf("shift %d, but the lines below moved by %d", shift, len(after)-len(before))
+	}
+}
+
+func TestLineWidthIsStringWidth(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{"", "plain ascii text", "tab\there", "wide 日本語", "é accent", "\x1b[1mbold\x1b[0m", "ctrl\x07bell", "~tilde~", "del\x7f"} {
+		if got, want := lineWidth(line), ansi.StringWidth(line); got != want {
+			t.Errorf("lineWidth(%q) = %d, want %d", line, got, want)
+		}
 	}
 }
