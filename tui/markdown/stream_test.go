@@ -146,3 +146,29 @@ func TestLineWidthIsStringWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutKeepsItsLines checks that a layout after more text arrived
+// appends to the last one's lines instead of copying the whole answer again,
+// and still equals a fresh render.
+func TestLayoutKeepsItsLines(t *testing.T) {
+	t.Parallel()
+	src := longDoc(t)
+	r, err := NewRenderer(Dark, 72)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStream(r)
+	cut := len(src) / 2
+	before := fillAll(t, s, src[:cut], false)
+	after := fillAll(t, s, src[:cut+200], false)
+	if &before[0] != &after[0] {
+		t.Fatal("the layout copied its lines again")
+	}
+	want, err := NewStream(r).Render(src[:cut+200])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(after, "\n") != strings.Join(want, "\n") {
+		t.Fatal("the kept layout differs from a fresh render")
+	}
+}
