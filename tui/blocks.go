@@ -85,7 +85,7 @@ func (b *assistantBlock) render(rc *renderCtx) []string {
 	r := rc.md(rc.width)
 	var lines []string
 	var err error
-	fresh := true // lines is this call's own: the block may add to it in place
+	fresh := true // lines may be added to in place (a stream leaves room past its layout, which it lays out again from its own state)
 	switch {
 	case r == nil:
 		lines = wrap(src, rc.width-2)
