@@ -192,6 +192,8 @@ type model struct {
 	// nothing on screen until the next frame, so the last view is reused.
 	view      tea.View
 	viewValid bool
+	// memo keeps the status line's styled parts (rendermemo.go).
+	memo renderMemo
 }
 
 // newModel builds the initial state; getenv is os.Getenv outside tests.

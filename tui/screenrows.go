@@ -186,19 +186,56 @@ const scrollOptim = runtime.GOOS != "windows"
 
 // redrawRows parses the rows of now that differ from was into buf, each
 // row on its own, and returns how many; rows past the end of a view are
-// blank.
+// blank. buf holds was. When the transcript scrolled, a row of now that is
+// a row of was further down (by the scroll's distance) is copied from there
+// instead of parsed again: parsing the 33 scrolled rows of a streamed frame
+// at 120x40 was a third of writing it (BenchmarkFrameCost, us-draw). A copy
+// touches the row whole, as the parse does (it clears every cell first).
 func redrawRows(buf uv.ScreenBuffer, was, now string) int {
-	width, n := buf.Width(), 0
-	for y := range buf.Height() {
-		var a, b string
-		a, was, _ = strings.Cut(was, "\n")
-		b, now, _ = strings.Cut(now, "\n")
-		if a != b {
-			uv.NewStyledString(b).Draw(buf, uv.Rect(0, y, width, 1))
-			n++
+	width, height, n := buf.Width(), buf.Height(), 0
+	old, cur := viewRows(was, height), viewRows(now, height)
+	k := scrolledBy(old, cur)
+	for y := range height {
+		if old[y] == cur[y] {
+			continue
 		}
+		n++
+		// Rows are drawn top down, so row y+k still holds old[y+k].
+		if k > 0 && y+k < height && old[y+k] == cur[y] {
+			copy(buf.Lines[y], buf.Lines[y+k])
+			buf.TouchLine(0, y, width)
+			continue
+		}
+		uv.NewStyledString(cur[y]).Draw(buf, uv.Rect(0, y, width, 1))
 	}
 	return n
+}
+
+// viewRows splits a view into height rows, blank past its end.
+func viewRows(s string, height int) []string {
+	rows := make([]string, height)
+	for y := range rows {
+		rows[y], s, _ = strings.Cut(s, "\n")
+	}
+	return rows
+}
+
+// scrolledBy is how many rows up the screen moved from old to cur: the
+// first changed row of cur that is not blank, found further down in old;
+// 0 when it is not there.
+func scrolledBy(old, cur []string) int {
+	for y := range cur {
+		if old[y] == cur[y] || cur[y] == "" {
+			continue
+		}
+		for j := y + 1; j < len(old); j++ {
+			if old[j] == cur[y] {
+				return j - y
+			}
+		}
+		return 0
+	}
+	return 0
 }
 
 // allSelfContained reports whether every row of s is self-contained.

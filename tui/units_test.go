@@ -531,3 +531,19 @@ func TestStreamingFramesSupersedeSpinnerTimer(t *testing.T) {
 		t.Fatal("the frame did not render the streamed text")
 	}
 }
+
+func TestRenderMemoIsRender(t *testing.T) {
+	t.Parallel()
+	dark, light := newTheme(true, false), newTheme(false, false)
+	var r renderMemo
+	for i := range 3 * memoMax {
+		s := fmt.Sprintf("part %d", i%(memoMax+5))
+		if got, want := r.render(1, &dark.info, s), dark.info.Render(s); got != want {
+			t.Fatalf("render(%q) = %q, want %q", s, got, want)
+		}
+	}
+	// Another theme (a new generation) never gets the old one's strings.
+	if got, want := r.render(2, &light.info, "part 1"), light.info.Render("part 1"); got != want {
+		t.Fatalf("after a theme change: %q, want %q", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/ternhq/tern/internal/sanitize"
 )
@@ -220,10 +221,10 @@ func (m *model) statusLine() string {
 	th := m.rc.th
 	var parts []statusPart
 	if m.opts.Offline {
-		parts = append(parts, statusPart{text: th.badge.Render("offline"), keep: 9})
+		parts = append(parts, statusPart{text: m.styled(&th.badge, "offline"), keep: 9})
 	}
 	parts = append(parts,
-		statusPart{text: th.accent.Render(sanitize.Clean(m.be.Model())) + m.effortStatus(), keep: 8},
+		statusPart{text: m.styled(&th.accent, sanitize.Clean(m.be.Model())) + m.effortStatus(), keep: 8},
 		statusPart{text: m.policyLabel(), keep: 6},
 		statusPart{text: shortPath(m.opts.Workspace, m.getenv("HOME"), 30), keep: 2},
 	)
@@ -251,21 +252,21 @@ func (m *model) statusLine() string {
 	case m.busy:
 		wait, waitShort := m.waitText()
 		if waitShort != "" {
-			waitShort = th.info.Render(m.rc.spin + " " + waitShort)
+			waitShort = m.styled(&th.info, m.rc.spin+" "+waitShort)
 		}
 		hint := m.busyHint()
 		parts = append(parts,
-			statusPart{text: th.info.Render(m.rc.spin + " " + wait), short: waitShort, keep: 10, right: true},
+			statusPart{text: m.styled(&th.info, m.rc.spin+" "+wait), short: waitShort, keep: 10, right: true},
 			statusPart{text: hint, keep: 2, right: true})
 	case m.rc.now.Sub(m.quitAt) < quitWindow:
-		parts = append(parts, statusPart{text: th.warn.Render(firstKey(m.keys.Clear) + " again to quit"), keep: 10, right: true})
+		parts = append(parts, statusPart{text: m.styled(&th.warn, firstKey(m.keys.Clear)+" again to quit"), keep: 10, right: true})
 	default:
 		parts = append(parts, statusPart{text: "/help", keep: 1, right: true})
 	}
 	if m.latest != nil && m.dlg == nil && !m.tv.isOpen() {
 		parts = append(parts, statusPart{text: firstKey(m.keys.Transcript) + " transcript", keep: 0, right: true})
 	}
-	sep := th.status.Render(" · ")
+	sep := m.styled(&th.status, " · ")
 	for {
 		var l, r []string
 		for _, p := range parts {
@@ -278,7 +279,7 @@ func (m *model) statusLine() string {
 		ls, rs := strings.Join(l, sep), strings.Join(r, sep)
 		gap := m.width - stringWidth(ls) - stringWidth(rs) - 2
 		if gap >= 1 || len(parts) == 1 {
-			return th.status.Render(" " + truncate(ls+strings.Repeat(" ", max(1, gap))+rs, m.width-2))
+			return m.styled(&th.status, " "+truncate(ls+strings.Repeat(" ", max(1, gap))+rs, m.width-2))
 		}
 		drop := 0
 		for i, p := range parts {
@@ -292,6 +293,9 @@ func (m *model) statusLine() string {
 		parts = append(parts[:drop], parts[drop+1:]...)
 	}
 }
+
+// styled is st.Render(s) for the status line, from its memo.
+func (m *model) styled(st *lipgloss.Style, s string) string { return m.memo.render(m.rc.gen, st, s) }
 
 // kilo formats a token count compactly.
 func kilo(n int) string {

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -43,6 +44,14 @@ type Stream struct {
 	// table holds a long table that opens the tail, parsed and drawn so
 	// far (stream_table.go).
 	table openTable
+
+	// out is the last layout. Its lines up to segs[laid-1].end are
+	// segs[:laid] laid out, which no later call changes, so compose appends
+	// only what follows: a frame no longer copies the whole answer (twice
+	// when Fill rendered a segment), which was a quarter of the
+	// interface's garbage in a fast answer (BenchmarkAnswer60KBFast).
+	out  []string
+	laid int
 }
 
 // segment is a run of closed blocks; lines is nil until it is rendered.
@@ -54,6 +63,7 @@ type segment struct {
 	est      int // estimated height while not rendered
 	start    int // first line of the segment in the last layout
 	end      int // line after its last
+	after    int // blank lines owed after it in the last layout
 }
 
 // minSegment is the smallest source a segment holds when a large chunk
@@ -74,12 +84,14 @@ func (s *Stream) Render(src string) ([]string, error) {
 		return nil, err
 	}
 	s.renderSegments(0, len(s.segs))
-	return s.compose(), nil
+	return slices.Clone(s.compose()), nil
 }
 
 // Layout is Render except that segments not yet rendered are blank lines of
 // an estimated height; Fill renders them. When final is set the source is
-// complete and its tail is laid out lazily too.
+// complete and its tail is laid out lazily too. The slice returned is the
+// stream's own, valid until its next call; the caller may append to it (it
+// has room for a few lines), not change its lines.
 func (s *Stream) Layout(src string, final bool) ([]string, error) {
 	if err := s.update(src, final); err != nil {
 		return nil, err
@@ -236,15 +248,26 @@ func (s *Stream) renderSegments(lo, hi int) {
 		}
 		sg.lines, sg.seam, sg.rendered = lines, seam, true
 		s.unrendered--
+		s.laid = min(s.laid, i) // its place in out is laid out again
 	}
 }
 
 // compose joins the segments and the tail as one render of the whole
-// source would lay them out, recording where each segment lies.
+// source would lay them out, recording where each segment lies. Only what
+// follows the segments laid out by the last call is appended again.
 func (s *Stream) compose() []string {
-	out := make([]string, 0, s.estimate())
-	seam := 0
-	for i := range s.segs {
+	if s.laid > len(s.segs) || s.out == nil {
+		s.laid = 0
+	}
+	out, seam := s.out[:0], 0
+	if s.laid > 0 {
+		last := &s.segs[s.laid-1]
+		out, seam = s.out[:last.end], last.after
+	}
+	if need := s.estimate(); cap(out) < need {
+		out = append(make([]string, 0, max(need, 2*cap(out))), out...)
+	}
+	for i := s.laid; i < len(s.segs); i++ {
 		sg := &s.segs[i]
 		if !sg.rendered {
 			if len(out) > 0 {
@@ -253,6 +276,7 @@ func (s *Stream) compose() []string {
 			sg.start = len(out)
 			out = appendBlank(out, sg.est)
 			sg.end, seam = len(out), 1
+			sg.after = seam
 			continue
 		}
 		if len(out) > 0 && len(sg.lines) > 0 {
@@ -264,18 +288,26 @@ func (s *Stream) compose() []string {
 		if len(sg.lines) > 0 {
 			seam = sg.seam
 		}
+		sg.after = seam
 	}
+	s.laid = len(s.segs)
 	if len(out) > 0 && len(s.tailHead)+len(s.tail) > 0 {
 		out = appendBlank(out, seam)
 	}
-	return append(append(out, s.tailHead...), s.tail...)
+	out = append(append(out, s.tailHead...), s.tail...)
+	s.out = out
+	return out
 }
 
 // estimate is a capacity hint for compose, with room for a caller to add
-// a few lines of its own without copying them all.
+// a few lines of its own without copying them all: the segments laid out
+// already, and what follows them.
 func (s *Stream) estimate() int {
 	n := len(s.tailHead) + len(s.tail) + 4
-	for _, sg := range s.segs {
+	if s.laid > 0 {
+		n += s.segs[s.laid-1].end
+	}
+	for _, sg := range s.segs[s.laid:] {
 		n += len(sg.lines) + sg.est + sg.seam + 1
 	}
 	return n
@@ -287,9 +319,21 @@ func (s *Stream) estimateSegment(src string) int {
 	w := max(s.r.width, 10)
 	n := 0
 	for line := range strings.SplitSeq(strings.TrimRight(src, " \t\n"), "\n") {
-		n += max(1, (ansi.StringWidth(line)+w-1)/w)
+		n += max(1, (lineWidth(line)+w-1)/w)
 	}
 	return n
+}
+
+// lineWidth is ansi.StringWidth(line), without its grapheme iteration when
+// every byte is printable ASCII (one cell each): that iteration was a fifth
+// of the interface's CPU in a fast answer (BenchmarkAnswer60KBFast).
+func lineWidth(line string) int {
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; c < ' ' || c > '~' {
+			return ansi.StringWidth(line)
+		}
+	}
+	return len(line)
 }
 
 func appendBlank(lines []string, n int) []string {

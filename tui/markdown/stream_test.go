@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // longDoc repeats the sample until it is well over several segments long.
@@ -133,5 +135,40 @@ func TestFillShift(t *testing.T) {
 	shift := s.Shift()
 	if len(after)-len(before) != shift {
 		t.Fatalf("shift %d, but the lines below moved by %d", shift, len(after)-len(before))
+	}
+}
+
+func TestLineWidthIsStringWidth(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{"", "plain ascii text", "tab\there", "wide 日本語", "é accent", "\x1b[1mbold\x1b[0m", "ctrl\x07bell", "~tilde~", "del\x7f"} {
+		if got, want := lineWidth(line), ansi.StringWidth(line); got != want {
+			t.Errorf("lineWidth(%q) = %d, want %d", line, got, want)
+		}
+	}
+}
+
+// TestLayoutKeepsItsLines checks that a layout after more text arrived
+// appends to the last one's lines instead of copying the whole answer again,
+// and still equals a fresh render.
+func TestLayoutKeepsItsLines(t *testing.T) {
+	t.Parallel()
+	src := longDoc(t)
+	r, err := NewRenderer(Dark, 72)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStream(r)
+	cut := len(src) / 2
+	before := fillAll(t, s, src[:cut], false)
+	after := fillAll(t, s, src[:cut+200], false)
+	if &before[0] != &after[0] {
+		t.Fatal("the layout copied its lines again")
+	}
+	want, err := NewStream(r).Render(src[:cut+200])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(after, "\n") != strings.Join(want, "\n") {
+		t.Fatal("the kept layout differs from a fresh render")
 	}
 }
