@@ -15,15 +15,17 @@ import (
 // events a test pushes later.
 func startStream(t *testing.T, m *model, fb *fakeBackend) {
 	t.Helper()
-	events(m, agent.Event{Kind: agent.EventTurnStarted, Turn: 1, Text: "hi"})
+	// The subscription the turn's start arms takes the next event, and is
+	// waited for here until it has returned: one left running could take
+	// the test's later events as it drains what else is buffered.
+	_, cmd := m.Update(eventsMsg{events: []agent.Event{{Kind: agent.EventTurnStarted, Turn: 1, Text: "hi"}}})
 	fb.ch <- agent.Event{Kind: agent.EventUsage, Turn: 1}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(fb.ch) > 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the subscription armed by the turn start never took an event")
+	for _, out := range collectWait(cmd, 5*time.Second) {
+		if _, ok := out.(eventsMsg); ok {
+			return
 		}
-		time.Sleep(time.Millisecond)
 	}
+	t.Fatal("the subscription armed by the turn start never took an event")
 }
 
 func TestStreamedTextWaitsForTheFrame(t *testing.T) {
