@@ -16,16 +16,21 @@ const (
 )
 
 // pauseCollector stops garbage collection for d, then restores
-// the settings the process started with (GOGC and GOMEMLIMIT included).
+// the settings the process started with (GOGC and GOMEMLIMIT included); a
+// resume function, if given, is handed the GOGC to restore and sets it.
 // Start-up allocates a few MB that mostly stay live; collecting them on the
 // way to the interface's first frame delays it more than skipping the
 // collections costs in RSS (the launch rows of cmd/tern/e2e_bench_test.go).
-func pauseCollector(d time.Duration) {
+func pauseCollector(d time.Duration, resume func(percent int)) {
 	percent := debug.SetGCPercent(-1)
 	limit := debug.SetMemoryLimit(-1) // a negative limit reads it without changing it
 	debug.SetMemoryLimit(min(limit, pausedHeapLimit))
 	time.AfterFunc(d, func() {
 		debug.SetMemoryLimit(limit)
-		debug.SetGCPercent(percent)
+		if resume == nil {
+			debug.SetGCPercent(percent)
+			return
+		}
+		resume(percent)
 	})
 }

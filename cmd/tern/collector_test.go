@@ -3,6 +3,7 @@ package main
 import (
 	"runtime/debug"
 	"runtime/metrics"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -28,7 +29,7 @@ func TestPauseCollectorRestoresSettings(t *testing.T) {
 	}
 
 	const pause = 50 * time.Millisecond
-	pauseCollector(pause)
+	pauseCollector(pause, nil)
 	if p := readPercent(); p != -1 {
 		t.Errorf("during the pause GOGC is %d, want -1 (off)", p)
 	}
@@ -45,4 +46,18 @@ func TestPauseCollectorRestoresSettings(t *testing.T) {
 	if l := debug.SetMemoryLimit(-1); l != limit {
 		t.Errorf("after the pause the memory limit is %d, want %d back", l, limit)
 	}
+	// A resume function is handed the GOGC to restore, and sets it.
+	var handed atomic.Int64
+	handed.Store(-2)
+	pauseCollector(pause, func(p int) { handed.Store(int64(p)) })
+	for handed.Load() != percent {
+		if time.Now().After(deadline) {
+			t.Fatalf("the resume function was handed %d, want %d", handed.Load(), percent)
+		}
+		time.Sleep(pause / 5)
+	}
+	if p := readPercent(); p != -1 {
+		t.Errorf("GOGC is %d after a resume function that set nothing, want -1 still", p)
+	}
+	debug.SetGCPercent(percent)
 }

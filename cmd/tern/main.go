@@ -42,7 +42,9 @@ func main() {
 		_, _ = fmt.Fprintf(os.Stderr, "tern: %v\n", err)
 	}
 	if term.IsTerminal(os.Stdout.Fd()) {
-		pauseCollector(collectorPause) // the interface may be about to draw its first frame
+		// The interface may be about to draw its first frame; after it,
+		// a small heap is given room to grow between collections.
+		pauseCollector(collectorPause, func(percent int) { tuneCollector(heapHeadroom, percent) })
 	}
 	c := newCLI()
 	hideKeyFromChildren()
