@@ -31,6 +31,12 @@ func run(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	switch {
+	case (*what == "session" || *what == "sessions") && *home == "":
+		return fmt.Errorf("-gen %s writes under a TERN_HOME: set -home (a folder; it need not exist)", *what)
+	case *what == "repo" && *dir == "":
+		return fmt.Errorf("-gen repo writes a repository: set -dir (a folder; it need not exist)")
+	}
 	switch *what {
 	case "session":
 		p, err := gen.Session(*home, gen.SessionSpec{Turns: *turns, CompactEvery: 400, Seed: *seed, Workspace: *ws,
