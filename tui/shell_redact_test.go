@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestShellCommandOutputRedacted checks the output of a `!` command goes
@@ -18,7 +19,7 @@ func TestShellCommandOutputRedacted(t *testing.T) {
 	}
 	m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 	typeText(m, "!git remote -v")
-	press(m, keyEnter)
+	stepWait(m, keyEnter, time.Second) // the command runs in a command of its own
 	typeText(m, "which remote?")
 	press(m, keyEnter)
 	sent := fb.sent()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ternhq/tern/agent"
 	"github.com/ternhq/tern/internal/app"
@@ -46,7 +47,7 @@ func TestShellLinesContext(t *testing.T) {
 			m, fb := newTestModel(t, Options{}, func(f *fakeBackend) { f.shell = shell })
 			for _, c := range tc.commands {
 				typeText(m, "!"+c)
-				press(m, keyEnter)
+				stepWait(m, keyEnter, time.Second) // the command runs in a command of its own
 			}
 			s := screen(m)
 			if got := strings.Contains(s, "⊘ sandboxed"); got != tc.sandboxed {
