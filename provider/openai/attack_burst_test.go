@@ -3,9 +3,12 @@ package openai
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -433,5 +436,77 @@ func TestAttackBurstJoinedTextIsNotAliased(t *testing.T) {
 	}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("texts changed after delivery:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestAttackBurstWatchdogAfterABurst: after a burst that joins, a stream
+// that goes silent, drips events that carry nothing (each with a burst of
+// empties joined after a piece of nothing), or drips one piece at a time
+// slower than the idle limit still ends at stream_idle_timeout, with the
+// text of the burst delivered before; one that drips faster than the
+// limit finishes.
+func TestAttackBurstWatchdogAfterABurst(t *testing.T) {
+	t.Parallel()
+	burst := sse(content("a"), content(`"}`), content("b"), `{"choices":[]}`, content("c"))
+	for _, tc := range []struct {
+		name  string
+		every time.Duration // 0: silent
+		drip  string
+		fails bool
+	}{
+		{"silent", 0, "", true},
+		{"empties", 5 * time.Millisecond, sse(`{"choices":[]}`, delta(`{"content":""}`), delta(`{"role":"assistant"}`)), true},
+		{"pieces slower than the limit", 250 * time.Millisecond, sse(content("d")), true},
+		{"pieces faster than the limit", 20 * time.Millisecond, sse(content("d")), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			g := newGateway(t, response{handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = io.WriteString(w, burst)
+				w.(http.Flusher).Flush()
+				if tc.every == 0 {
+					<-r.Context().Done()
+					return
+				}
+				for i := 0; tc.fails || i < 20; i++ {
+					select {
+					case <-r.Context().Done():
+						return
+					case <-time.After(tc.every):
+					}
+					_, _ = io.WriteString(w, tc.drip)
+					w.(http.Flusher).Flush()
+				}
+				_, _ = io.WriteString(w, sse(finishChunk("stop")))
+			}})
+			t.Cleanup(g.srv.CloseClientConnections)
+			p, _ := newProvider(t, g, func(c *Config) {
+				c.MaxAttempts = 1
+				c.StreamIdleTimeout = 150 * time.Millisecond
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			s, err := p.Stream(ctx, userRequest("hi"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			_, acc, err := drain(t, s)
+			if !strings.HasPrefix(acc.Text(), `a"}bc`) {
+				t.Errorf("text %q, want the burst first", acc.Text())
+			}
+			if !tc.fails {
+				if err != nil || acc.Text() != `a"}bc`+strings.Repeat("d", 20) {
+					t.Errorf("text %q, error %v", acc.Text(), err)
+				}
+				return
+			}
+			pe := providerError(t, err, provider.ErrNetwork)
+			mustContain(t, pe.Message, "stream_idle_timeout")
+			if took := time.Since(start); took > 3*time.Second {
+				t.Errorf("the idle limit of 150ms fired after %v", took)
+			}
+		})
 	}
 }
