@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -70,12 +71,15 @@ func pooled(p *Provider) (n int, ok bool) {
 // once from one provider, some abandoned (closed or cancelled) while
 // their reader waits in a read, each round starting at once after the
 // last: every whole answer holds its own text alone, the pool never keeps
-// more than maxPooled buffers, and no goroutine outlives the answers.
+// more than maxPooled buffers, and no goroutine or descriptor outlives the
+// answers.
+//
+// Not parallel: it counts goroutines and descriptors.
 func TestAttackBurstAbandonedAnswersLendNothingTwice(t *testing.T) {
-	const rounds, full, abandoned, events = 6, 4, 3, 300
+	const rounds, full, abandoned, events = 20, 4, 3, 300
 	g := poolGateway(t, events)
 	p, _ := newProvider(t, g, func(c *Config) { c.MaxAttempts = 1 })
-	before := runtime.NumGoroutine()
+	before, fds := runtime.NumGoroutine(), openFiles()
 	for round := range rounds {
 		var wg sync.WaitGroup
 		for i := range full + abandoned {
@@ -125,14 +129,22 @@ func TestAttackBurstAbandonedAnswersLendNothingTwice(t *testing.T) {
 			t.Fatalf("a pooled buffer has grown or holds bytes")
 		}
 		g.srv.CloseClientConnections()
-		if n <= maxPooled && runtime.NumGoroutine() <= before+2 {
+		p.doer.client.CloseIdleConnections()
+		if n <= maxPooled && runtime.NumGoroutine() <= before+2 && openFiles() <= fds+2 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d buffers pooled (at most %d), %d goroutines (%d before)", n, maxPooled, runtime.NumGoroutine(), before)
+			t.Fatalf("%d buffers pooled (at most %d), %d goroutines (%d before), %d open files (%d before)",
+				n, maxPooled, runtime.NumGoroutine(), before, openFiles(), fds)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// openFiles counts the process's open descriptors (0 where /proc is not).
+func openFiles() int {
+	fds, _ := os.ReadDir("/proc/self/fd")
+	return len(fds)
 }
 
 // lateReader returns its first read at once and the second only when
