@@ -59,8 +59,10 @@ func (c *chunk) piece() piece {
 // maxKept bounds a buffer the stream keeps from event to event (a chunk's
 // texts, a joined burst, the decoder's envelope and layout): one grown by
 // a huge event is dropped once used, so an open stream does not hold
-// copies of that event besides the line it was read as.
-const maxKept = 64 << 10
+// copies of that event besides the line it was read as. Twice the line
+// buffer, so that a burst, which is at most what that buffer holds, never
+// needs a new buffer.
+const maxKept = 2 * readBufferSize
 
 // small returns b to be reused, or nil when it is larger than maxKept.
 func small(b []byte) []byte {
