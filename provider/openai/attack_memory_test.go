@@ -83,3 +83,52 @@ func TestAttackBurstHugeEventHeldOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestAttackBurstLongAnswerHoldsLittle: a 50 MB answer of small events,
+// sent as fast as the connection takes it, is read holding no more than a
+// few buffers at any point, whatever the consumer drops.
+//
+// Not parallel: it measures the heap.
+func TestAttackBurstLongAnswerHoldsLittle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 50 MB")
+	}
+	piece := strings.Repeat("word ", 20)
+	event := "data: " + delta(`{"content":"`+piece+`"}`) + "\n\n"
+	n := (50 << 20) / len(piece)
+	g := newGateway(t, response{handler: func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		block := strings.Repeat(event, 64)
+		for i := 0; i < n; i += 64 {
+			if _, err := io.WriteString(w, block); err != nil {
+				return
+			}
+		}
+		_, _ = io.WriteString(w, "data: "+finishChunk("stop")+"\n\ndata: [DONE]\n\n")
+	}})
+	p, _ := newProvider(t, g)
+	before := heapNow()
+	s, err := p.Stream(context.Background(), userRequest("hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Close() }()
+	var most int64
+	total, deltas, sampled := 0, 0, 0
+	for s.Next() {
+		total += len(s.Delta().Text)
+		deltas++
+		if total-sampled >= 2<<20 {
+			sampled = total
+			most = max(most, heldBy(before))
+		}
+	}
+	if s.Err() != nil || total < n*len(piece) {
+		t.Fatalf("read %d bytes of %d: %v", total, n*len(piece), s.Err())
+	}
+	t.Logf("%d MB in %d deltas; the stream held at most %.2f MB", total>>20, deltas, float64(most)/(1<<20))
+	if most > 2<<20 {
+		t.Errorf("the stream held %.2f MB at once", float64(most)/(1<<20))
+	}
+}
