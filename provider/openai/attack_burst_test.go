@@ -510,3 +510,25 @@ func TestAttackBurstWatchdogAfterABurst(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAttackBurstDecoderState: an event decoded after others (which set
+// the envelope and layout shortcuts) decodes as a fresh decoder decodes
+// it, error included.
+func FuzzAttackBurstDecoderState(f *testing.F) {
+	for _, tc := range decoderPairs {
+		f.Add(tc.first, tc.first, tc.next)
+	}
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		var kept decoder
+		var kc chunk
+		for _, e := range []string{a, b, c, a, c} {
+			err := kept.decode([]byte(e), &kc)
+			var fresh decoder
+			var fc chunk
+			ferr := fresh.decode([]byte(e), &fc)
+			if got, want := chunkView(&kc, err), chunkView(&fc, ferr); got != want {
+				t.Fatalf("event %q after %q, %q:\n%s\nfresh decoder:\n%s", e, a, b, got, want)
+			}
+		}
+	})
+}
