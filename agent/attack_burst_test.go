@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -214,5 +215,55 @@ func TestAttackBurstCapCutsAJoinedAnswer(t *testing.T) {
 				t.Errorf("shown %q…, want %q…", st.text[max(0, len(st.text)-20):], want[max(0, len(want)-20):])
 			}
 		})
+	}
+}
+
+// TestAttackBurstRetryAfterABrokenBurst: the first answer breaks after a
+// joined burst (the body ends without a finish); the agent says the
+// partial answer is discarded and retries, and the conversation keeps the
+// second answer alone.
+func TestAttackBurstRetryAfterABrokenBurst(t *testing.T) {
+	t.Parallel()
+	var first, second []string
+	for i := range 500 {
+		first = append(first, fmt.Sprintf("bad%d\"} ", i))
+		second = append(second, fmt.Sprintf("good%d ", i))
+	}
+	var n atomic.Int32
+	h := func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			var b strings.Builder
+			for _, s := range first {
+				b.WriteString(burstEvent("content", s))
+			}
+			_, _ = io.WriteString(w, b.String())
+			return // the body ends: no finish, no [DONE]
+		}
+		burstGateway(nil, second, 100, false)(w, r)
+	}
+	a, stop := burstAgent(t, http.HandlerFunc(h), 0)
+	defer stop()
+	agent.SetRetry(a, 2, func(int, error) time.Duration { return time.Millisecond })
+	if err := a.Submit("go"); err != nil {
+		t.Fatal(err)
+	}
+	discarded := false
+	for ev := range a.Events() {
+		if ev.Kind == agent.EventRetrying && ev.Retry.DiscardPartial {
+			discarded = true
+		}
+		if ev.Kind == agent.EventTurnFinished {
+			if ev.Finish.Err != nil {
+				t.Fatalf("turn failed: %v", ev.Finish.Err)
+			}
+			break
+		}
+	}
+	msgs := a.Messages()
+	last := msgs[len(msgs)-1]
+	if !discarded || last.Content != strings.Join(second, "") {
+		t.Errorf("retry discarded the partial answer: %v; kept %q…", discarded, last.Content[:min(len(last.Content), 60)])
 	}
 }
