@@ -188,11 +188,11 @@ func (d *decoder) rawString() ([]byte, error) {
 	for i, c := range d.data[start:] {
 		if !plain[c] {
 			d.i = start + i
-			switch {
-			case c == '"':
+			switch c {
+			case '"':
 				d.i++
 				return d.data[start : d.i-1], nil
-			case c == '\\':
+			case '\\':
 				return d.escapedString(start)
 			}
 			return nil, d.fail("control character in string")
