@@ -118,6 +118,8 @@ func (d *decoder) decode(data []byte, c *chunk) error {
 // the last of them, a number perhaps, ended there in both.
 func (d *decoder) keepPrefix(end int) {
 	switch {
+	case end >= maxKept:
+		d.prefix = nil // a hostile envelope is not kept for the next event
 	case end < 0 || end >= len(d.data):
 		d.prefix = d.prefix[:0]
 	case len(d.prefix) != end+1 || string(d.prefix) != string(d.data[:end+1]):

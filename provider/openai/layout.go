@@ -62,6 +62,10 @@ func (d *decoder) keepLayout(c *chunk) {
 	}
 	l := &d.layout
 	head, tail := d.data[:t.open+1], d.data[t.end:]
+	if len(head)+len(tail) > maxKept {
+		*l = layout{} // a hostile envelope is not kept for the next event
+		return
+	}
 	if string(l.head) != string(head) {
 		l.head = append(l.head[:0], head...)
 	}

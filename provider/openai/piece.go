@@ -55,3 +55,28 @@ func (c *chunk) piece() piece {
 	}
 	return p
 }
+
+// maxKept bounds a buffer the stream keeps from event to event (a chunk's
+// texts, a joined burst, the decoder's envelope and layout): one grown by
+// a huge event is dropped once used, so an open stream does not hold
+// copies of that event besides the line it was read as. Twice the line
+// buffer, so that a burst, which is at most what that buffer holds, never
+// needs a new buffer.
+const maxKept = 2 * readBufferSize
+
+// small returns b to be reused, or nil when it is larger than maxKept.
+func small(b []byte) []byte {
+	if cap(b) > maxKept {
+		return nil
+	}
+	return b
+}
+
+// shrink drops the chunk's buffers that a huge event grew.
+func (c *chunk) shrink() {
+	for i := range c.choices {
+		ch := &c.choices[i]
+		ch.content, ch.reasoning = small(ch.content), small(ch.reasoning)
+		ch.reasoningAlt, ch.refusal = small(ch.reasoningAlt), small(ch.refusal)
+	}
+}

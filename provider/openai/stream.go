@@ -262,6 +262,7 @@ func (s *stream) fill() *provider.Error {
 	} else {
 		s.queueChunk()
 	}
+	s.ch.shrink()
 	if progress(s.queue, finished) {
 		// Only an event that brings the answer forward ends the wait: a
 		// gateway that sends empty chunks (no choices, a bare role, usage
@@ -300,12 +301,20 @@ func (s *stream) joinBuffered(p piece) string {
 		case next.lone && next.kind == p.kind && next.index == p.index:
 			s.join = append(s.join, next.text...)
 		default:
-			return string(s.join)
+			return s.joined()
 		}
 		s.sse.discard(n)
 		payload, n = s.sse.bufferedEvent()
 	}
-	return string(s.join)
+	return s.joined()
+}
+
+// joined is the joined burst's text; a buffer a huge piece grew is not
+// kept for the next burst.
+func (s *stream) joined() string {
+	text := string(s.join)
+	s.join = small(s.join)
+	return text
 }
 
 // progress reports whether deltas bring the answer forward: text,
