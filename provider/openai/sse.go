@@ -54,24 +54,53 @@ func (s *sseReader) next() (payload []byte, done bool, err error) {
 		// reports the EOF.
 		s.partial = err != nil
 		line = trimEOL(line)
-		switch {
-		case len(line) == 0 || line[0] == ':':
-			// Event separator, comment or keep-alive (": PROCESSING").
-		case bytes.HasPrefix(line, dataField):
-			p := bytes.TrimSpace(line[len(dataField):])
-			if len(p) == 0 {
-				continue
-			}
-			if bytes.Equal(p, doneMarker) {
-				return nil, true, nil
-			}
+		switch kind, p := classifyLine(line); kind {
+		case lineSkip:
+		case lineData:
 			return p, false, nil
-		case bytes.HasPrefix(line, eventField), bytes.HasPrefix(line, idField), bytes.HasPrefix(line, retryField):
-			// Other SSE fields carry nothing tern uses.
-		default:
+		case lineDone:
+			return nil, true, nil
+		case lineOther:
 			s.keepStray(line)
 		}
 	}
+}
+
+// lineKind is what one line of the body is to tern.
+type lineKind int
+
+const (
+	// lineSkip carries nothing: an event separator, a comment or
+	// keep-alive (": PROCESSING"), an empty data field, or another SSE
+	// field (event, id, retry).
+	lineSkip lineKind = iota
+	// lineData is a data field with a payload.
+	lineData
+	// lineDone is "data: [DONE]".
+	lineDone
+	// lineOther is not SSE (a JSON document, an HTML page).
+	lineOther
+)
+
+// classifyLine says what line (without its end of line) is, and returns a
+// data line's payload.
+func classifyLine(line []byte) (lineKind, []byte) {
+	switch {
+	case len(line) == 0 || line[0] == ':':
+		return lineSkip, nil
+	case bytes.HasPrefix(line, dataField):
+		p := bytes.TrimSpace(line[len(dataField):])
+		if len(p) == 0 {
+			return lineSkip, nil
+		}
+		if bytes.Equal(p, doneMarker) {
+			return lineDone, nil
+		}
+		return lineData, p
+	case bytes.HasPrefix(line, eventField), bytes.HasPrefix(line, idField), bytes.HasPrefix(line, retryField):
+		return lineSkip, nil
+	}
+	return lineOther, nil
 }
 
 var (
@@ -113,19 +142,11 @@ func (s *sseReader) bufferedEvent() (payload []byte, n int) {
 		}
 		line := trimEOL(b[off : off+end+1])
 		off += end + 1
-		switch {
-		case len(line) == 0 || line[0] == ':':
-		case bytes.HasPrefix(line, dataField):
-			p := bytes.TrimSpace(line[len(dataField):])
-			if len(p) == 0 {
-				continue
-			}
-			if bytes.Equal(p, doneMarker) {
-				return nil, 0
-			}
+		switch kind, p := classifyLine(line); kind {
+		case lineSkip:
+		case lineData:
 			return p, off
-		case bytes.HasPrefix(line, eventField), bytes.HasPrefix(line, idField), bytes.HasPrefix(line, retryField):
-		default:
+		case lineDone, lineOther:
 			return nil, 0
 		}
 	}
