@@ -9,38 +9,6 @@ import (
 	"github.com/ternhq/tern/tools"
 )
 
-// countProvider streams n text deltas with no delay, then finishes.
-type countProvider struct{ n int }
-
-func (p countProvider) Stream(ctx context.Context, _ provider.Request) (provider.Stream, error) {
-	return &countStream{ctx: ctx, left: p.n}, nil
-}
-
-type countStream struct {
-	ctx  context.Context
-	left int
-	d    provider.Delta
-	done bool
-}
-
-func (s *countStream) Next() bool {
-	switch {
-	case s.left > 0:
-		s.left--
-		s.d = provider.Delta{Kind: provider.DeltaText, Text: "tok "}
-	case !s.done:
-		s.done = true
-		s.d = provider.Delta{Kind: provider.DeltaFinish, Finish: provider.FinishStop}
-	default:
-		return false
-	}
-	return true
-}
-
-func (s *countStream) Delta() provider.Delta { return s.d }
-func (s *countStream) Err() error            { return nil }
-func (s *countStream) Close() error          { return nil }
-
 // BenchmarkStreamDelta measures the agent's own cost per streamed text delta:
 // accumulating it and fanning it out as an event to a consumer draining
 // Events. One op is one delta.
@@ -50,7 +18,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 		b.Fatal(err)
 	}
 	read, _, _ := fakeTools()
-	a, err := New(Options{Provider: countProvider{n: b.N}, Tools: tools.NewRegistry(read), Workspace: ws})
+	a, err := New(Options{Provider: burstProvider{tokens: b.N, burst: 1}, Tools: tools.NewRegistry(read), Workspace: ws})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -80,7 +48,8 @@ func BenchmarkStreamDelta(b *testing.B) {
 // burstProvider streams an answer of tokens 4-byte pieces in bursts of
 // burst pieces, as provider/openai reads a fast answer: either each piece
 // a delta, the stream saying the rest of its burst is buffered (as before
-// the provider joined them), or each burst one joined delta.
+// the provider joined them), or each burst one joined delta. Bursts of one
+// piece are a delta at a time, nothing buffered.
 type burstProvider struct {
 	tokens, burst int
 	joined        bool
