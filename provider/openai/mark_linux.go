@@ -136,7 +136,7 @@ func (c *markConn) readNow(b []byte) (nowRead, int, error) {
 	var n int
 	var errno error
 	if rerr := c.raw.Read(func(fd uintptr) bool {
-		n, errno = syscall.Read(int(fd), b)
+		n, errno = readRaw(int(fd), b)
 		return true
 	}); rerr != nil {
 		return readUsual, 0, nil
