@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -99,10 +98,9 @@ func Create(home string, h Header, opts ...Option) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create session file: %w", err)
 	}
-	var line bytes.Buffer
-	err = newEncoder().appendHeader(&line, h)
+	line, err := newEncoder().appendHeader(nil, h)
 	if err == nil {
-		_, err = f.Write(line.Bytes())
+		_, err = f.Write(line)
 		markFolder(dir) // the file's creation marked it; the header is news too
 	}
 	if err != nil {
@@ -388,7 +386,7 @@ func (w *Writer) run() {
 	defer timer.Stop()
 	armed := false
 	enc := newEncoder()
-	var buf bytes.Buffer
+	var buf []byte
 	for {
 		due := false
 		select {
@@ -457,21 +455,23 @@ func (w *Writer) run() {
 }
 
 // write encodes a batch and hands it to the file in one call.
-func (w *Writer) write(enc *encoder, buf *bytes.Buffer, batch []Record) error {
+func (w *Writer) write(enc *encoder, buf *[]byte, batch []Record) error {
 	if len(batch) == 0 {
 		return nil
 	}
-	buf.Reset()
+	b := (*buf)[:0]
 	for _, r := range batch {
-		if err := enc.appendRecord(buf, r); err != nil {
+		var err error
+		if b, err = enc.appendRecord(b, r); err != nil {
 			return err
 		}
 	}
 	markFolder(w.folder)
-	_, err := w.out.Write(buf.Bytes())
+	_, err := w.out.Write(b)
 	markFolder(w.folder)
-	if buf.Cap() > 1<<20 {
-		*buf = bytes.Buffer{} // do not hold on to the memory of one huge batch
+	*buf = b
+	if cap(b) > 1<<20 {
+		*buf = nil // do not hold on to the memory of one huge batch
 	}
 	if err != nil {
 		return fmt.Errorf("write session %s: %w", w.path, err)
