@@ -1,14 +1,12 @@
 package provider
 
-import "strings"
-
 // Accumulator turns a stream of deltas into whole text, reasoning and tool
 // calls. Every consumer uses this one implementation, so gateway quirks
 // (interleaved indexes, missing indexes, whole calls in one chunk) are
 // handled in one place.
 type Accumulator struct {
-	text      strings.Builder
-	reasoning strings.Builder
+	text      Pieces
+	reasoning Pieces
 	calls     []*callBuilder
 	byIndex   map[int]*callBuilder
 	usage     Usage
@@ -20,7 +18,7 @@ type callBuilder struct {
 	pos  int // its index in Accumulator.calls
 	id   string
 	name string
-	args strings.Builder
+	args Pieces
 }
 
 // Add folds one delta into the accumulated state. For tool-call fragments it

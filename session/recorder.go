@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/ternhq/tern/agent"
@@ -53,8 +52,10 @@ type Recorder struct {
 
 // liveAnswer is the assistant message being streamed.
 type liveAnswer struct {
-	stream          string
-	text, reasoning strings.Builder
+	stream string
+	// text and reasoning are joined only for an answer the agent did not
+	// keep (settleUnkeptLocked); a kept one's message carries its text.
+	text, reasoning provider.Pieces
 }
 
 // NewRecorder returns a Recorder writing to w. For a resumed session, call

@@ -13,9 +13,9 @@ const maxPooled = 4
 // bufferPool keeps the buffers of a provider's paced bodies for its next
 // answers. A fast answer filled a fresh buffer of a few hundred KB each time,
 // and touching fresh pages cost it 5-10 ms of CPU (page faults, zeroing:
-// the growslice under pacedBody.appendLocked in the interface's profile of
-// a 62 KB answer at full speed). Unlike a sync.Pool it survives a GC, which
-// comes between two answers anyway.
+// the growslice under pacedBody.appendLocked, now roomLocked, in the
+// interface's profile of a 62 KB answer at full speed). Unlike a sync.Pool
+// it survives a GC, which comes between two answers anyway.
 type bufferPool struct {
 	mu   sync.Mutex
 	free [][]byte

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"slices"
 	"sync"
 	"time"
 )
@@ -66,7 +67,12 @@ const (
 	paceBytes    = readChunk
 	readGap      = 10 * time.Millisecond
 	// readChunk is what one read of the body asks for; maxAhead bounds what
-	// is read ahead of the consumer.
+	// is read ahead of the consumer: as much as its line buffer takes at
+	// once (readBufferSize). A fast answer keeps it full, so every byte of
+	// the buffer is touched; at 256 KB that was 72 of a fresh process's
+	// ~895 page faults in its first 62 KB answer, and reading further
+	// ahead than the consumer takes in one read did not hand it more at a
+	// time (BenchmarkStream15k the same).
 	readChunk = 32 << 10
 	// fastRead is a read large enough that the reading goroutine reads
 	// again at once: net/http hands on at most its 4 KB buffer a read, so
@@ -75,7 +81,7 @@ const (
 	// quickRead is how soon a read returns when what it hands on was
 	// already buffered above the socket rather than waited for.
 	quickRead = 200 * time.Microsecond
-	maxAhead  = 256 << 10
+	maxAhead  = 64 << 10
 )
 
 // pacedBody reads a response body at the pace described above. Its reading
@@ -237,7 +243,6 @@ func (p *pacedBody) fill() {
 		p.giveBackLocked()
 		p.mu.Unlock()
 	}()
-	chunk := make([]byte, readChunk)
 	var gap *time.Timer
 	defer func() {
 		if gap != nil {
@@ -248,10 +253,13 @@ func (p *pacedBody) fill() {
 		if !p.roomAhead() {
 			return
 		}
-		began := time.Now()
-		n, err := p.r.Read(chunk)
 		p.mu.Lock()
-		p.appendLocked(chunk[:n])
+		room, at := p.roomLocked()
+		p.mu.Unlock()
+		began := time.Now()
+		n, err := p.r.Read(room)
+		p.mu.Lock()
+		p.landLocked(at, n)
 		if err != nil {
 			p.err, p.end = err, true
 		}
@@ -291,22 +299,46 @@ func (p *pacedBody) fill() {
 // pending is how many bytes wait for Read.
 func (p *pacedBody) pending() int { return len(p.buf) - p.head }
 
-// appendLocked adds b to buf, first moving what waits to the front when
-// Read took at least half of buf or when b would not fit: growing buf
-// instead kept what Read had taken, so a fast answer's buf grew towards
-// the whole body (1.5 MB allocated for a 1.2 MB answer, 45% of what a
-// stream allocated, BenchmarkStream15k's memory profile). A buffer from
-// the provider's pool holds maxAhead and one read more, so it never grows:
-// fill reads only while less than maxAhead waits.
-func (p *pacedBody) appendLocked(b []byte) {
-	if p.buf == nil && p.pool != nil && !p.closed {
-		p.buf, p.borrowed = p.pool.get(), true
+// roomLocked returns the room the next read fills, at the end of buf
+// (from at), first moving what waits to the front when Read took at least
+// half of buf or when a read would not fit: growing buf instead kept what
+// Read had taken, so a fast answer's buf grew towards the whole body (1.5
+// MB allocated for a 1.2 MB answer, 45% of what a stream allocated,
+// BenchmarkStream15k's memory profile). A buffer from the provider's pool
+// holds maxAhead and one read more, so it never grows: fill reads only
+// while less than maxAhead waits. The body is read straight into buf, not
+// into a buffer of its own and copied: that buffer's 32 KB were fresh pages
+// in a process's first answer, and the copy was every byte of every
+// answer once more.
+//
+// Only the reading goroutine adds to buf, and Read only takes from it, so
+// the room past len(buf) is the reading goroutine's while it reads without
+// the lock; Read may empty buf meanwhile (landLocked).
+func (p *pacedBody) roomLocked() (room []byte, at int) {
+	if p.buf == nil {
+		p.buf, p.borrowed = p.pool.get(), p.pool != nil
 	}
-	if p.head > 0 && (p.head >= len(p.buf)/2 || len(p.buf)+len(b) > cap(p.buf)) {
+	if p.head > 0 && (p.head >= len(p.buf)/2 || len(p.buf)+readChunk > cap(p.buf)) {
 		n := copy(p.buf, p.buf[p.head:])
 		p.buf, p.scanned, p.head = p.buf[:n], max(0, p.scanned-p.head), 0
 	}
-	p.buf = append(p.buf, b...)
+	p.buf = slices.Grow(p.buf, readChunk) // a pooled buffer has the room
+	at = len(p.buf)
+	return p.buf[at : at+readChunk], at
+}
+
+// landLocked adds the n bytes a read put at buf[at:] to what waits. Read
+// may have taken everything meanwhile and emptied buf; then they move to
+// its start.
+func (p *pacedBody) landLocked(at, n int) {
+	if n <= 0 {
+		return
+	}
+	end := len(p.buf)
+	if end != at {
+		copy(p.buf[end:end+n], p.buf[at:at+n])
+	}
+	p.buf = p.buf[:end+n]
 }
 
 // roomAhead waits while maxAhead bytes wait for Read; it is false when the

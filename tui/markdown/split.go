@@ -203,10 +203,11 @@ func fence(line string) (byte, int) {
 // htmlBlockEnd returns the marker that closes an HTML block starting on line
 // when that block may contain blank lines (CommonMark kinds 1 to 5), or "".
 func htmlBlockEnd(line string) string {
-	t := strings.ToLower(strings.TrimLeft(line, " "))
+	t := strings.TrimLeft(line, " ")
 	if !strings.HasPrefix(t, "<") {
-		return ""
+		return "" // most lines: no lower-case copy of them (a fresh process's first long answer touched 16 KB of new memory for those copies)
 	}
+	t = strings.ToLower(t)
 	var end string
 	switch {
 	case strings.HasPrefix(t, "<!--"):

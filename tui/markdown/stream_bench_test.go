@@ -46,3 +46,33 @@ func BenchmarkStreamSlow(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStreamFast lays out a 62 KB answer as a fast stream reaches the
+// interface: in ten bursts of about 6 KB, each laid out and the last
+// screen's lines filled, then the whole answer once more as it ends. One
+// op is one answer with a fresh Stream, as each answer has.
+func BenchmarkStreamFast(b *testing.B) {
+	src := slowAnswer(62 << 10)
+	step := len(src)/10 + 1
+	r, err := NewRenderer(Dark, 118)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewStream(r)
+		for n := step; ; n += step {
+			n = min(n, len(src))
+			lines, err := s.Layout(src[:n], n == len(src))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if s.Fill(max(0, len(lines)-40), len(lines)) {
+				_, _ = s.Layout(src[:n], n == len(src))
+			}
+			if n == len(src) {
+				break
+			}
+		}
+	}
+}

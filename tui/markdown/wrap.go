@@ -35,9 +35,14 @@ func textWidth(s string) int {
 // and, for a word longer than a line, between grapheme clusters. It costs
 // time in proportion to the text whatever its shape.
 type wrapper struct {
-	width  int
-	lines  [][]run
+	width int
+	lines [][]run
+	// cur holds every line's runs, the current line's from start: a line
+	// ended is cur[its start:its end] with no room after it, so lines
+	// share one array instead of each growing its own by doubling (the
+	// largest of the renderer's allocations for a long answer).
 	cur    []run
+	start  int
 	curW   int
 	spaces []run // spaces seen since the last word, dropped at a line's end
 	spW    int
@@ -48,6 +53,13 @@ type wrapper struct {
 // wrapRuns lays runs out in lines of at most width cells.
 func wrapRuns(runs []run, width int) [][]run {
 	w := &wrapper{width: max(width, 1)}
+	// Every word and every gap between words is a run: room for them all
+	// (a word broken between graphemes may want more, and append gives it).
+	n := 0
+	for _, r := range runs {
+		n += 2*strings.Count(r.text, " ") + 1
+	}
+	w.cur = make([]run, 0, n)
 	for _, r := range runs {
 		if r.text == hardBreak {
 			w.endWord()
@@ -77,7 +89,7 @@ func wrapRuns(runs []run, width int) [][]run {
 		}
 	}
 	w.endWord()
-	if len(w.cur) > 0 {
+	if len(w.cur) > w.start {
 		w.flush()
 	}
 	return w.lines
@@ -148,8 +160,9 @@ func (w *wrapper) breakWord() {
 
 // flush ends the current line.
 func (w *wrapper) flush() {
-	w.lines = append(w.lines, w.cur)
-	w.cur, w.curW = nil, 0
+	end := len(w.cur)
+	w.lines = append(w.lines, w.cur[w.start:end:end])
+	w.start, w.curW = end, 0
 	w.spaces, w.spW = w.spaces[:0], 0
 }
 
@@ -157,20 +170,26 @@ func (w *wrapper) flush() {
 // new one from the default, and a line that selected any ends with a reset.
 // Spaces at the end with no background are left out.
 func draw(b *strings.Builder, runs []run) {
+	// lastText is the last run's text without its trailing spaces: the runs
+	// are not copied to change it (a copy of every line's runs was a tenth
+	// of what the renderer allocated for a long answer).
+	lastText := ""
 	for len(runs) > 0 {
 		last := runs[len(runs)-1]
 		if last.look.bg != noColor {
+			lastText = last.text
 			break
 		}
-		t := strings.TrimRight(last.text, " ")
-		if t != "" {
-			runs = append(runs[:len(runs)-1:len(runs)-1], run{t, last.look})
+		if lastText = strings.TrimRight(last.text, " "); lastText != "" {
 			break
 		}
 		runs = runs[:len(runs)-1]
 	}
 	cur := plainLook
-	for _, r := range runs {
+	for i, r := range runs {
+		if i == len(runs)-1 {
+			r.text = lastText
+		}
 		if r.text == "" {
 			continue
 		}
