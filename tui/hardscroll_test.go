@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -167,7 +168,7 @@ func streamViews(w, h int) []tea.View {
 // runViews writes views through a program's screen writer, by rows or with
 // Bubble Tea's flush, and returns what reached the terminal, where each
 // frame ended in it, and how many frames were drawn by rows and scrolled.
-func runViews(t *testing.T, w, h int, views []tea.View, byRows bool) (out string, ends []int, rows, scrolls int) {
+func runViews(t *testing.T, w, h int, views []tea.View, profile colorprofile.Profile, byRows bool) (out string, ends []int, rows, scrolls int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
@@ -176,7 +177,7 @@ func runViews(t *testing.T, w, h int, views []tea.View, byRows bool) (out string
 	sw := &screenWriter{p: &p}
 	m := viewsModel{w: sw, views: views, byRows: byRows, wrote: &rows, out: &buf, ends: &ends}
 	p = tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(&buf), tea.WithInput(nil),
-		tea.WithWindowSize(w, h), tea.WithFPS(1))
+		tea.WithWindowSize(w, h), tea.WithFPS(1), tea.WithColorProfile(profile))
 	if _, err := p.Run(); err != nil {
 		t.Fatal(err)
 	}
@@ -239,8 +240,13 @@ func TestHardScrollKeepsTheScreen(t *testing.T) {
 				} else {
 					views = streamViews(w, h)
 				}
-				rows, rowEnds, n, scrolls := runViews(t, w, h, views, true)
-				whole, wholeEnds, _, _ := runViews(t, w, h, views, false)
+				// Colours as a true-colour terminal and as tmux (256) get them.
+				profile := colorprofile.TrueColor
+				if src == "model" {
+					profile = colorprofile.ANSI256
+				}
+				rows, rowEnds, n, scrolls := runViews(t, w, h, views, profile, true)
+				whole, wholeEnds, _, _ := runViews(t, w, h, views, profile, false)
 				t.Logf("%d of %d frames by rows, %d scrolled by the terminal; %d bytes by rows, %d by the flush",
 					n, len(views), scrolls, len(rows), len(whole))
 				if n < len(views)*9/10 {
