@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/ternhq/tern/agent"
@@ -30,6 +31,7 @@ func newScreenSim(w, h int) *screenSim {
 	s.scr.SetFullscreen(true)
 	s.scr.SetRelativeCursor(false)
 	s.scr.SetScrollOptim(true)
+	s.scr.SetColorProfile(colorprofile.ANSI256) // as under tmux, not the colourless profile of a buffer
 	s.scr.Erase()
 	if layout, ok := findTermLayout(); ok {
 		s.hw = &hardScroll{layout: layout, scr: s.scr}

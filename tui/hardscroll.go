@@ -3,8 +3,10 @@ package tui
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"unsafe"
 
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -33,6 +35,7 @@ type termLayout struct {
 	clear       uintptr // bool: the next render erases the screen
 	termResized uintptr // bool: the terminal changed size
 	pen         uintptr // uv.Cell: the cursor's pen (cur.Cell)
+	profile     uintptr // colorprofile.Profile: the colours it writes
 }
 
 // offset returns the offset of st's field name when it has type T.
@@ -47,12 +50,13 @@ func offset[T any](st reflect.Type, name string) (uintptr, bool) {
 // findTermLayout finds the fields of uv.TerminalRenderer hardScroll uses.
 func findTermLayout() (l termLayout, ok bool) {
 	st := reflect.TypeFor[uv.TerminalRenderer]()
-	var oks [7]bool
+	var oks [8]bool
 	l.curbuf, oks[0] = offset[*uv.RenderBuffer](st, "curbuf")
 	l.oldhash, oks[1] = offset[[]uint64](st, "oldhash")
 	l.newhash, oks[2] = offset[[]uint64](st, "newhash")
 	l.clear, oks[3] = offset[bool](st, "clear")
 	l.termResized, oks[4] = offset[bool](st, "termResized")
+	l.profile, oks[7] = offset[colorprofile.Profile](st, "profile")
 	var cur reflect.StructField
 	if cur, oks[5] = st.FieldByName("cur"); oks[5] && cur.Type.Kind() == reflect.Struct {
 		var cell uintptr
@@ -72,6 +76,8 @@ func findTermLayout() (l termLayout, ok bool) {
 type hardScroll struct {
 	layout termLayout
 	scr    *uv.TerminalRenderer
+	// painted counts the rows paintRow wrote (tests read it).
+	painted int
 }
 
 // termField returns a pointer to the field of h.scr at off, of type T.
@@ -114,6 +120,80 @@ func (h *hardScroll) scrollUp(bounds uv.Rectangle, top, bot, n int) bool {
 	// computes them all again.
 	*termField[[]uint64](h, h.layout.oldhash) = nil
 	*termField[[]uint64](h, h.layout.newhash) = nil
+	return true
+}
+
+// A scroll of many rows leaves as many blank ones to fill, and the 4 KB/s
+// answer of the streaming benchmark scrolls 12 to 23 rows a frame (its
+// answer is lists, code and tables): ultraviolet wrote each new row cell by
+// cell, working out each cell's pen and each cursor move (putRange,
+// updatePen, relativeCursorMove: most of what Render still cost). A blank
+// row takes the row's own text as is, when the terminal shows that text
+// cell for cell as ultraviolet's model of it: paintRow writes it there and
+// puts the row in the model, and Render leaves the row alone.
+
+// paintRow writes row y of the screen, blank since the scroll, as row, the
+// text buf's row y was parsed from, and reports whether it did; buf's row
+// is then the model's and no longer touched. It does not when the text is
+// not written as is (colours the terminal's profile converts, controls,
+// wider than the screen) or the row holds a cell whose width a terminal may
+// see otherwise (wide, ambiguous: ultraviolet repaints those with care).
+func (h *hardScroll) paintRow(buf uv.ScreenBuffer, y int, row string) bool {
+	cb := *termField[*uv.RenderBuffer](h, h.layout.curbuf)
+	profile := *termField[colorprofile.Profile](h, h.layout.profile)
+	if !asIs(row, profile) || ansi.StringWidthWc(row) > buf.Width() || !narrow(buf.Lines[y]) {
+		return false
+	}
+	_, _ = h.scr.WriteString(ansi.CursorPosition(1, y+1))
+	// The row ends with the pen reset (selfContained), so its trailing
+	// spaces are blank cells, as the scroll left them.
+	_, _ = h.scr.WriteString(strings.TrimRight(row, " "))
+	h.scr.SetPosition(-1, -1)
+	copy(cb.Lines[y], buf.Lines[y])
+	if t := buf.Touched[y]; t != nil {
+		t.FirstCell, t.LastCell = -1, -1
+	}
+	h.painted++
+	return true
+}
+
+// asIs reports whether ultraviolet would write row's text with the same
+// colours to a terminal of profile p, and whether it holds no control
+// character but its SGR sequences' escapes.
+func asIs(row string, p colorprofile.Profile) bool {
+	switch {
+	case p == colorprofile.TrueColor:
+	case p == colorprofile.ANSI256:
+		// 256 colours pass; RGB ones are brought down to them.
+		for _, rgb := range []string{"38;2", "48;2", "58;2", "38:2", "48:2", "58:2"} {
+			if strings.Contains(row, rgb) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	for i := 0; i < len(row); i++ {
+		c := row[i]
+		if c < 0x20 && c != ansi.ESC || c == 0x7f || c == 0xc2 && i+1 < len(row) && row[i+1] < 0xa0 {
+			return false // C0, DEL, C1 (U+0080-U+009F)
+		}
+	}
+	return true
+}
+
+// narrow reports whether every cell of line is one column wide however a
+// terminal measures it.
+func narrow(line uv.Line) bool {
+	for i := range line {
+		c := &line[i]
+		if c.Width != 1 {
+			return false
+		}
+		if len(c.Content) != 1 && (ansi.StringWidthWc(c.Content) != 1 || ansi.StringWidth(c.Content) != 1) {
+			return false
+		}
+	}
 	return true
 }
 

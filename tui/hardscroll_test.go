@@ -168,7 +168,7 @@ func streamViews(w, h int) []tea.View {
 // runViews writes views through a program's screen writer, by rows or with
 // Bubble Tea's flush, and returns what reached the terminal, where each
 // frame ended in it, and how many frames were drawn by rows and scrolled.
-func runViews(t *testing.T, w, h int, views []tea.View, profile colorprofile.Profile, byRows bool) (out string, ends []int, rows, scrolls int) {
+func runViews(t *testing.T, w, h int, views []tea.View, profile colorprofile.Profile, byRows bool) (out string, ends []int, rows, scrolls, painted int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
@@ -181,7 +181,7 @@ func runViews(t *testing.T, w, h int, views []tea.View, profile colorprofile.Pro
 	if _, err := p.Run(); err != nil {
 		t.Fatal(err)
 	}
-	return buf.buf.String(), ends, rows, sw.scrolls
+	return buf.buf.String(), ends, rows, sw.scrolls, sw.painted
 }
 
 // compareScreens replays both outputs on a terminal model frame by frame
@@ -225,12 +225,24 @@ func compareScreens(t *testing.T, w, h int, views []tea.View, rows, whole string
 func TestHardScrollKeepsTheScreen(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		for _, src := range []string{"made-up", "model"} {
-			t.Run(fmt.Sprintf("%dx%d/%s", size[0], size[1], src), func(t *testing.T) {
+		for _, c := range []struct {
+			src     string
+			profile colorprofile.Profile
+		}{
+			// Colours as a true-colour terminal, tmux (256) and a 16-colour
+			// one get them: rows with colours ultraviolet converts are not
+			// written as they are.
+			{"made-up", colorprofile.TrueColor},
+			{"made-up", colorprofile.ANSI256},
+			{"made-up", colorprofile.ANSI},
+			{"model", colorprofile.ANSI256},
+			{"model", colorprofile.TrueColor},
+		} {
+			t.Run(fmt.Sprintf("%dx%d/%s/%s", size[0], size[1], c.src, c.profile), func(t *testing.T) {
 				t.Parallel()
 				w, h := size[0], size[1]
 				var views []tea.View
-				if src == "model" {
+				if c.src == "model" {
 					for i, s := range frameScreens(t, w, h) {
 						v := tea.NewView(s)
 						v.AltScreen = true
@@ -240,20 +252,18 @@ func TestHardScrollKeepsTheScreen(t *testing.T) {
 				} else {
 					views = streamViews(w, h)
 				}
-				// Colours as a true-colour terminal and as tmux (256) get them.
-				profile := colorprofile.TrueColor
-				if src == "model" {
-					profile = colorprofile.ANSI256
-				}
-				rows, rowEnds, n, scrolls := runViews(t, w, h, views, profile, true)
-				whole, wholeEnds, _, _ := runViews(t, w, h, views, profile, false)
-				t.Logf("%d of %d frames by rows, %d scrolled by the terminal; %d bytes by rows, %d by the flush",
-					n, len(views), scrolls, len(rows), len(whole))
+				rows, rowEnds, n, scrolls, painted := runViews(t, w, h, views, c.profile, true)
+				whole, wholeEnds, _, _, _ := runViews(t, w, h, views, c.profile, false)
+				t.Logf("%d of %d frames by rows, %d scrolled by the terminal, %d rows written as they are; %d bytes by rows, %d by the flush",
+					n, len(views), scrolls, painted, len(rows), len(whole))
 				if n < len(views)*9/10 {
 					t.Errorf("only %d of %d frames drawn by rows", n, len(views))
 				}
 				if scrolls < len(views)/4 {
 					t.Errorf("only %d of %d frames scrolled by the terminal", scrolls, len(views))
+				}
+				if (c.profile == colorprofile.ANSI) != (painted == 0) {
+					t.Errorf("%d rows written as they are for a %s terminal", painted, c.profile)
 				}
 				compareScreens(t, w, h, views, rows, whole, rowEnds, wholeEnds)
 			})

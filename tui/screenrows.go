@@ -124,6 +124,7 @@ func (w *screenWriter) drawRows(v *tea.View) bool {
 	w.clean = v.Content
 	if scrolled {
 		w.scrolls++
+		w.painted += hw.painted
 	}
 
 	if changed <= fewRows || scrolled {
@@ -229,7 +230,7 @@ func redrawRows(buf uv.ScreenBuffer, was, now string, hw *hardScroll) (n int, sc
 			continue
 		}
 		uv.NewStyledString(cur[y]).Draw(buf, uv.Rect(0, y, width, 1))
-		if old[y] == vacated {
+		if old[y] == vacated && !hw.paintRow(buf, y, cur[y]) {
 			// Blank on the terminal whatever buf held. The parse touched
 			// every cell it cleared or set, which leaves out only cells
 			// blank before and after: touch the row whole all the same.
@@ -332,8 +333,9 @@ type rendererState struct {
 	// clean is the last view drawRows drew, whose rows are self-contained.
 	clean string
 	// byRows counts the frames drawRows wrote, scrolls those of them the
-	// terminal scrolled (tests read them).
-	byRows, scrolls int
+	// terminal scrolled, painted the rows hardScroll wrote as they are
+	// (tests read them).
+	byRows, scrolls, painted int
 	// term is where ultraviolet's renderer keeps what hardScroll uses;
 	// termOK says it was found.
 	term   termLayout
