@@ -99,6 +99,7 @@ type screenWriter struct {
 func (w *screenWriter) write(v tea.View) {
 	if !w.looked {
 		w.parts, w.rows, w.fast, w.found = programRenderer(*w.p)
+		w.term, w.termOK = findTermLayout()
 		w.looked = true
 	}
 	if *w.p != nil {

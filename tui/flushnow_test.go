@@ -22,6 +22,12 @@ func (b *lockedBuffer) Write(p []byte) (int, error) {
 	return b.buf.Write(p)
 }
 
+func (b *lockedBuffer) len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Len()
+}
+
 func (b *lockedBuffer) contains(s string) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 
 	"github.com/ternhq/tern/agent"
@@ -21,6 +22,7 @@ type screenSim struct {
 	scr   *uv.TerminalRenderer
 	out   bytes.Buffer
 	last  string
+	hw    *hardScroll // nil when ultraviolet's fields were not found
 }
 
 func newScreenSim(w, h int) *screenSim {
@@ -29,7 +31,11 @@ func newScreenSim(w, h int) *screenSim {
 	s.scr.SetFullscreen(true)
 	s.scr.SetRelativeCursor(false)
 	s.scr.SetScrollOptim(true)
+	s.scr.SetColorProfile(colorprofile.ANSI256) // as under tmux, not the colourless profile of a buffer
 	s.scr.Erase()
+	if layout, ok := findTermLayout(); ok {
+		s.hw = &hardScroll{layout: layout, scr: s.scr}
+	}
 	return s
 }
 
@@ -52,16 +58,17 @@ func (s *screenSim) flush(content string) (draw, render time.Duration, n int) {
 	return mid.Sub(start), end.Sub(mid), n
 }
 
-// flushRows draws only the rows whose text changed, as drawRows does.
+// flushRows draws only the rows whose text changed, and has the terminal
+// scroll the rows that only moved, as drawRows does.
 func (s *screenSim) flushRows(content string) (draw, render time.Duration, n int) {
 	if content == s.last {
 		return 0, 0, 0
 	}
 	start := time.Now()
-	changed := redrawRows(s.cells, s.last, content)
+	changed, scrolled := redrawRows(s.cells, s.last, content, s.hw)
 	s.last = content
 	mid := time.Now()
-	s.scr.SetScrollOptim(changed > fewRows)
+	s.scr.SetScrollOptim(changed > fewRows && !scrolled)
 	s.scr.Render(s.cells.RenderBuffer)
 	s.scr.SetScrollOptim(true)
 	_ = s.scr.Flush()

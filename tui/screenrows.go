@@ -115,13 +115,22 @@ func (w *screenWriter) drawRows(v *tea.View) bool {
 	if !w.contained(last.Content) || !allSelfContained(v.Content) {
 		return false
 	}
-	changed := redrawRows(*p.cellbuf, last.Content, v.Content)
-	w.clean = v.Content
-
 	scr := *p.scr
-	if changed <= fewRows {
-		// Nothing moved that a scroll could carry: skip the scroll
-		// optimisation, which hashes every row of both screens each render.
+	var hw *hardScroll
+	if w.termOK && scrollOptim {
+		hw = &hardScroll{layout: w.term, scr: scr}
+	}
+	changed, scrolled := redrawRows(*p.cellbuf, last.Content, v.Content, hw)
+	w.clean = v.Content
+	if scrolled {
+		w.scrolls++
+		w.painted += hw.painted
+	}
+
+	if changed <= fewRows || scrolled {
+		// Nothing moved that a scroll could carry (or the terminal scrolled
+		// it already): skip the scroll optimisation, which hashes every row
+		// of both screens each render.
 		scr.SetScrollOptim(false)
 		defer scr.SetScrollOptim(scrollOptim)
 	}
@@ -186,30 +195,54 @@ const scrollOptim = runtime.GOOS != "windows"
 
 // redrawRows parses the rows of now that differ from was into buf, each
 // row on its own, and returns how many; rows past the end of a view are
-// blank. buf holds was. When the transcript scrolled, a row of now that is
-// a row of was further down (by the scroll's distance) is copied from there
-// instead of parsed again: parsing the 33 scrolled rows of a streamed frame
-// at 120x40 was a third of writing it (BenchmarkFrameCost, us-draw). A copy
-// touches the row whole, as the parse does (it clears every cell first).
-func redrawRows(buf uv.ScreenBuffer, was, now string) int {
-	width, height, n := buf.Width(), buf.Height(), 0
+// blank. buf holds was, as does the screen. When the transcript scrolled
+// and hw is not nil, hw scrolls the rows that only moved on the terminal
+// and in its model, and redrawRows shifts them in buf untouched, so the
+// renderer neither compares nor writes them; scrolled says so. Else a row
+// of now that is a row of was further down (by the scroll's distance) is
+// copied from there instead of parsed again: parsing the 33 scrolled rows
+// of a streamed frame at 120x40 was a third of writing it
+// (BenchmarkFrameCost, us-draw). A copy touches the row whole, as the parse
+// does (it clears every cell first).
+func redrawRows(buf uv.ScreenBuffer, was, now string, hw *hardScroll) (n int, scrolled bool) {
+	width, height := buf.Width(), buf.Height()
 	old, cur := viewRows(was, height), viewRows(now, height)
 	k := scrolledBy(old, cur)
+	if k > 0 && hw != nil {
+		if top, bot, ok := scrollRun(old, cur, k); ok && hw.scrollUp(buf.Bounds(), top, bot, k) {
+			scrolled = true
+			rotateUp(buf.Lines[top:bot+1], k)
+			copy(old[top:], old[top+k:bot+1])
+			for y := bot - k + 1; y <= bot; y++ {
+				old[y] = vacated
+			}
+		}
+	}
 	for y := range height {
 		if old[y] == cur[y] {
 			continue
 		}
 		n++
 		// Rows are drawn top down, so row y+k still holds old[y+k].
-		if k > 0 && y+k < height && old[y+k] == cur[y] {
+		if !scrolled && k > 0 && y+k < height && old[y+k] == cur[y] {
 			copy(buf.Lines[y], buf.Lines[y+k])
 			buf.TouchLine(0, y, width)
 			continue
 		}
 		uv.NewStyledString(cur[y]).Draw(buf, uv.Rect(0, y, width, 1))
+		if old[y] == vacated && !hw.paintRow(buf, y, cur[y]) {
+			// Blank on the terminal whatever buf held. The parse touched
+			// every cell it cleared or set, which leaves out only cells
+			// blank before and after: touch the row whole all the same.
+			buf.TouchLine(0, y, width)
+		}
 	}
-	return n
+	return n, scrolled
 }
+
+// vacated stands for a row the terminal's scroll left blank; no row of a
+// view is equal to it.
+const vacated = "\n"
 
 // viewRows splits a view into height rows, blank past its end.
 func viewRows(s string, height int) []string {
@@ -299,8 +332,14 @@ type rendererState struct {
 	out   bytes.Buffer
 	// clean is the last view drawRows drew, whose rows are self-contained.
 	clean string
-	// byRows counts the frames drawRows wrote (tests read it).
-	byRows int
+	// byRows counts the frames drawRows wrote, scrolls those of them the
+	// terminal scrolled, painted the rows hardScroll wrote as they are
+	// (tests read them).
+	byRows, scrolls, painted int
+	// term is where ultraviolet's renderer keeps what hardScroll uses;
+	// termOK says it was found.
+	term   termLayout
+	termOK bool
 }
 
 // lockedDraw hands v to the renderer and draws it by rows when it can;

@@ -1,13 +1,11 @@
 package tui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -118,7 +116,7 @@ func TestRedrawRowsMatchesWholeDraw(t *testing.T) {
 				whole.Clear()
 				uv.NewStyledString(s).Draw(whole, whole.Bounds())
 				if i > 0 && allSelfContained(last) && allSelfContained(s) {
-					redrawRows(rows, last, s)
+					redrawRows(rows, last, s, nil)
 					byRows++
 				} else {
 					rows.Clear()
@@ -139,7 +137,7 @@ func TestRedrawRowsMatchesWholeDraw(t *testing.T) {
 }
 
 // viewsModel writes a list of views through a screen writer, by rows or
-// not, then quits. It starts on the program's first window size, which
+// not, noting where each frame ends in the output, then quits. It starts on the program's first window size, which
 // Bubble Tea sends from a goroutine and which marks the screen for a full
 // repaint when handled: starting before it would let that repaint land
 // between the views in one run and after them in the other.
@@ -148,6 +146,8 @@ type viewsModel struct {
 	views  []tea.View
 	byRows bool
 	wrote  *int
+	out    *lockedBuffer
+	ends   *[]int // where each view's frame ended in out
 }
 
 func (m viewsModel) Init() tea.Cmd { return nil }
@@ -158,6 +158,7 @@ func (m viewsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	for _, v := range m.views {
 		m.w.write(v)
+		*m.ends = append(*m.ends, m.out.len())
 		if !m.byRows {
 			m.w.fast = false
 		}
@@ -167,47 +168,3 @@ func (m viewsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m viewsModel) View() tea.View { return m.views[len(m.views)-1] }
-
-// TestDrawRowsWritesWhatTheFlushWrites runs the same frames through two
-// programs, one drawing by rows, one with Bubble Tea's flush, and compares
-// what each sent to the terminal.
-func TestDrawRowsWritesWhatTheFlushWrites(t *testing.T) {
-	t.Parallel()
-	screens := frameScreens(t, 80, 24)
-	var views []tea.View
-	for i, s := range screens {
-		v := tea.NewView(s)
-		v.AltScreen = true
-		v.Cursor = tea.NewCursor(2+i%5, 20)
-		views = append(views, v)
-	}
-	run := func(byRows bool) (string, int) {
-		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-		defer cancel()
-		var out lockedBuffer
-		var p *tea.Program
-		wrote := 0
-		m := viewsModel{w: &screenWriter{p: &p}, views: views, byRows: byRows, wrote: &wrote}
-		p = tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(&out), tea.WithInput(nil),
-			tea.WithWindowSize(80, 24), tea.WithFPS(1))
-		if _, err := p.Run(); err != nil {
-			t.Fatal(err)
-		}
-		return out.buf.String(), wrote
-	}
-	rows, n := run(true)
-	t.Logf("%d of %d frames by rows, %d bytes", n, len(views), len(rows))
-	whole, _ := run(false)
-	if n < len(views)*9/10 {
-		t.Errorf("only %d of %d frames drawn by rows", n, len(views))
-	}
-	if rows != whole {
-		a, b := strings.Split(rows, "\x1b[?2026h"), strings.Split(whole, "\x1b[?2026h")
-		for i := range min(len(a), len(b)) {
-			if a[i] != b[i] {
-				t.Fatalf("frame %d differs:\nby rows %q\nwhole   %q", i, a[i], b[i])
-			}
-		}
-		t.Fatalf("the outputs differ (%d and %d bytes)", len(rows), len(whole))
-	}
-}
