@@ -161,9 +161,9 @@ func (h *hardScroll) paintRow(buf uv.ScreenBuffer, y int, row string) bool {
 // colours to a terminal of profile p, and whether it holds no control
 // character but its SGR sequences' escapes.
 func asIs(row string, p colorprofile.Profile) bool {
-	switch {
-	case p == colorprofile.TrueColor:
-	case p == colorprofile.ANSI256:
+	switch p {
+	case colorprofile.TrueColor:
+	case colorprofile.ANSI256:
 		// 256 colours pass; RGB ones are brought down to them.
 		for _, rgb := range []string{"38;2", "48;2", "58;2", "38:2", "48:2", "58:2"} {
 			if strings.Contains(row, rgb) {
