@@ -170,8 +170,8 @@ func asIs(row string, p colorprofile.Profile) bool {
 				return false
 			}
 		}
-	default:
-		return false
+	case colorprofile.Unknown, colorprofile.NoTTY, colorprofile.ASCII, colorprofile.ANSI:
+		return false // ultraviolet brings the colours down: its own write
 	}
 	for i := 0; i < len(row); i++ {
 		c := row[i]
