@@ -165,6 +165,8 @@ type model struct {
 	inputView   string
 	inputCursor *tea.Cursor // the input's cursor in inputView, nil when hidden
 	inputViewOK bool
+	// inputDraw draws the input in the common case, instead of its View.
+	inputDraw inputDraw
 	// rule is the line above the input, drawn for ruleWidth and the theme
 	// generation ruleGen.
 	rule               string

@@ -130,7 +130,7 @@ func (m *model) compose() tea.View {
 	b.WriteByte('\n')
 	inputTop := strings.Count(b.String(), "\n")
 	if !m.inputViewOK {
-		m.inputView, m.inputCursor, m.inputViewOK = m.input.View(), m.input.Cursor(), true
+		m.drawInput()
 	}
 	var searchX int
 	if m.search != nil {
@@ -169,6 +169,16 @@ func (m *model) compose() tea.View {
 		v.Cursor = c
 	}
 	return v
+}
+
+// drawInput draws the input into inputView and inputCursor: from the
+// textarea's state when it can (inputdraw.go), else by its View.
+func (m *model) drawInput() {
+	v, c, ok := m.inputDraw.draw(&m.input, m.rc.gen)
+	if !ok {
+		v, c = m.input.View(), m.input.Cursor()
+	}
+	m.inputView, m.inputCursor, m.inputViewOK = v, c, true
 }
 
 // statusPart is one piece of the status line; when the line is too narrow
