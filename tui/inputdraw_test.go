@@ -139,3 +139,69 @@ func TestInputDrawThemeChange(t *testing.T) {
 		}
 	}
 }
+
+// TestTypeKeyMatchesUpdate types random characters into random drafts,
+// some tall enough to scroll, once through typeKey and once through the
+// textarea's Update, and checks that the two inputs end the same: draft,
+// cursor, height, scroll and what their View draws.
+func TestTypeKeyMatchesUpdate(t *testing.T) {
+	t.Parallel()
+	chars := []string{"a", "Z", " ", "é", "界", "~", "1", "/", "@", "🙂", "ж"}
+	keys := newKeyMap()
+	theme := newTheme(true, false)
+	r := rand.New(rand.NewPCG(7, 11))
+	typed := 0
+	for i := range 400 {
+		width := 20 + r.IntN(100)
+		draft := randomDraft(r, r.IntN(14))
+		if i%4 == 0 {
+			draft = strings.Repeat("line\n", 7+r.IntN(6)) + draft
+		}
+		var moves []tea.KeyPressMsg
+		for range r.IntN(6) {
+			moves = append(moves, inputMoves[r.IntN(len(inputMoves))])
+		}
+		var ins []tea.KeyPressMsg
+		for range 1 + r.IntN(30) {
+			c := chars[r.IntN(len(chars))]
+			ins = append(ins, tea.KeyPressMsg{Code: []rune(c)[0], Text: c})
+		}
+		build := func() *model {
+			m := &model{input: newInput(theme, &keys)}
+			_ = m.input.Focus()
+			m.input.SetWidth(width)
+			m.input.SetValue(draft)
+			for _, k := range moves {
+				m.input, _ = m.input.Update(k)
+			}
+			return m
+		}
+		fast, slow := build(), build()
+		for j, k := range ins {
+			if fast.typeKey(k) {
+				typed++
+			} else {
+				fast.input, _ = fast.input.Update(k)
+			}
+			slow.input, _ = slow.input.Update(k)
+			f, s := fast.input, slow.input
+			if f.Value() != s.Value() || f.Line() != s.Line() || f.Column() != s.Column() ||
+				f.Height() != s.Height() || f.ScrollYOffset() != s.ScrollYOffset() {
+				t.Fatalf("case %d key %d (%q): typed: line %d col %d height %d scroll %d; Update: line %d col %d height %d scroll %d",
+					i, j, k.Text, f.Line(), f.Column(), f.Height(), f.ScrollYOffset(), s.Line(), s.Column(), s.Height(), s.ScrollYOffset())
+			}
+			if j < len(ins)-1 && r.IntN(4) > 0 {
+				continue // the interface often draws without the View: stale viewport content must not matter
+			}
+			if fv, sv := f.View(), s.View(); fv != sv {
+				t.Fatalf("case %d key %d (%q): typed draws\n%q\nUpdate draws\n%q", i, j, k.Text, fv, sv)
+			}
+			if !reflect.DeepEqual(f.Cursor(), s.Cursor()) {
+				t.Fatalf("case %d key %d (%q): cursor %+v, want %+v", i, j, k.Text, f.Cursor(), s.Cursor())
+			}
+		}
+	}
+	if typed < 1000 {
+		t.Fatalf("typeKey took only %d keys: the common case is not covered", typed)
+	}
+}

@@ -52,6 +52,9 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, handled := m.onInputKey(k); handled {
 		return cmd
 	}
+	if m.typeKey(k) {
+		return m.refreshPalette()
+	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return tea.Batch(cmd, m.refreshPalette())

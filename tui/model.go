@@ -167,6 +167,9 @@ type model struct {
 	inputViewOK bool
 	// inputDraw draws the input in the common case, instead of its View.
 	inputDraw inputDraw
+	// inputKeys are the keys of the textarea's bindings, which typeKey
+	// leaves to its Update.
+	inputKeys map[string]bool
 	// rule is the line above the input, drawn for ruleWidth and the theme
 	// generation ruleGen.
 	rule               string
