@@ -48,7 +48,10 @@ type inputDraw struct {
 	// The focused state's styles as the textarea computes them, and the
 	// prompts of a row, rendered: [first row][cursor row].
 	text, cursorLine lipgloss.Style
-	prompts          [2][2]string
+	// plain says both styles leave text as it is (they at most make it
+	// inline, which a row's text already is): the rows then skip them.
+	plain   bool
+	prompts [2][2]string
 	cursor           textarea.CursorStyle
 	// rows are the rows drawn last, reused while their key is the same.
 	rows []drawnRow
@@ -84,6 +87,10 @@ func (d *inputDraw) setStyles(gen int, st textarea.Styles) {
 		d.prompts[i][0] = d.text.Render(p)
 		d.prompts[i][1] = d.cursorLine.Render(p)
 	}
+	// A style with any colour, attribute, size, padding, border or
+	// transform changes a probe; one without leaves every text as it is.
+	const probe = " a Z 9 "
+	d.plain = d.text.Render(probe) == probe && d.cursorLine.Render(probe) == probe
 	d.cursor = st.Cursor
 	d.gen, d.ready, d.rows = gen, true, d.rows[:0]
 }
@@ -131,7 +138,7 @@ func (d *inputDraw) draw(ta *textarea.Model, gen int) (view string, cur *tea.Cur
 	display, cursorY := 0, 0
 	for l, grid := range grids {
 		for wl, seg := range grid {
-			strwidth := uniseg.StringWidth(string(seg))
+			strwidth := runesWidth(seg)
 			if strwidth > width {
 				return "", nil, false // a trailing space past the edge, trimmed there
 			}
@@ -178,18 +185,25 @@ func (d *inputDraw) row(i int, k rowKey, seg []rune, padding int) (_ string, ok 
 	}
 	var b strings.Builder
 	b.WriteString(d.prompts[first][cur])
-	if k.col >= 0 {
+	switch {
+	case d.plain:
+		// What the renders below return for plain styles: the text, the
+		// cursor's character and the padding as they are.
+		b.WriteString(k.seg)
+		b.WriteString(strings.Repeat(" ", max(0, padding)))
+	case k.col >= 0:
 		b.WriteString(style.Render(string(seg[:k.col])))
 		// The hidden cursor's cell: its character in the cursor line's
 		// style (already inline), as the textarea's virtual cursor draws it.
 		b.WriteString(style.Render(d.cursorLine.Render(string(seg[k.col]))))
 		b.WriteString(style.Render(string(seg[k.col+1:])))
-	} else {
+		b.WriteString(style.Render(strings.Repeat(" ", max(0, padding))))
+	default:
 		b.WriteString(style.Render(k.seg))
+		b.WriteString(style.Render(strings.Repeat(" ", max(0, padding))))
 	}
-	b.WriteString(style.Render(strings.Repeat(" ", max(0, padding))))
 	out := b.String()
-	if ansi.StringWidth(out) != inputPromptWidth+k.width {
+	if !isASCII(k.seg) && ansi.StringWidth(out) != inputPromptWidth+k.width {
 		return "", false
 	}
 	if i < len(d.rows) {
@@ -229,7 +243,7 @@ func inputLineInfo(grid [][]rune, col int) (rowOff, colOff, charOff int, ok bool
 			return i + 1, 0, 0, true
 		}
 		if counter+len(line) >= col {
-			return i, col - counter, uniseg.StringWidth(string(line[:max(0, col-counter)])), true
+			return i, col - counter, runesWidth(line[:max(0, col-counter)]), true
 		}
 		counter += len(line)
 	}
@@ -253,7 +267,7 @@ func wrapInput(runes []rune, width int) [][]rune {
 			word = append(word, r)
 		}
 		if spaces > 0 {
-			if uniseg.StringWidth(string(lines[row]))+uniseg.StringWidth(string(word))+spaces > width {
+			if runesWidth(lines[row])+runesWidth(word)+spaces > width {
 				row++
 				lines = append(lines, []rune{})
 			}
@@ -263,7 +277,7 @@ func wrapInput(runes []rune, width int) [][]rune {
 			word = nil
 		} else {
 			lastCharLen := rw.RuneWidth(word[len(word)-1])
-			if uniseg.StringWidth(string(word))+lastCharLen > width {
+			if runesWidth(word)+lastCharLen > width {
 				if len(lines[row]) > 0 {
 					row++
 					lines = append(lines, []rune{})
@@ -273,7 +287,7 @@ func wrapInput(runes []rune, width int) [][]rune {
 			}
 		}
 	}
-	if uniseg.StringWidth(string(lines[row]))+uniseg.StringWidth(string(word))+spaces >= width {
+	if runesWidth(lines[row])+runesWidth(word)+spaces >= width {
 		lines = append(lines, []rune{})
 		lines[row+1] = append(lines[row+1], word...)
 		spaces++
@@ -284,6 +298,17 @@ func wrapInput(runes []rune, width int) [][]rune {
 		lines[row] = append(lines[row], repeatSpaceRunes(spaces)...)
 	}
 	return lines
+}
+
+// runesWidth is uniseg.StringWidth(string(rs)), which the textarea
+// measures with, counted without it for printable ASCII: a cell a rune.
+func runesWidth(rs []rune) int {
+	for _, r := range rs {
+		if r < 0x20 || r >= 0x7f {
+			return uniseg.StringWidth(string(rs))
+		}
+	}
+	return len(rs)
 }
 
 // repeatSpaceRunes is n spaces.

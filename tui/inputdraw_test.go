@@ -205,3 +205,19 @@ func TestTypeKeyMatchesUpdate(t *testing.T) {
 		t.Fatalf("typeKey took only %d keys: the common case is not covered", typed)
 	}
 }
+
+// TestInputDrawPlainStyles checks that tern's input styles are the plain
+// ones inputDraw writes text through as it is, in every theme, so the
+// comparison with the textarea above covers that path.
+func TestInputDrawPlainStyles(t *testing.T) {
+	t.Parallel()
+	keys := newKeyMap()
+	for _, th := range []*theme{newTheme(true, false), newTheme(false, false), newTheme(true, true)} {
+		ta := newInput(th, &keys)
+		var d inputDraw
+		d.setStyles(1, ta.Styles())
+		if !d.plain {
+			t.Errorf("theme (dark %v): the input's text styles are not plain", th.dark)
+		}
+	}
+}

@@ -35,7 +35,19 @@ func (m *model) typeKey(k tea.KeyPressMsg) bool {
 	if m.inputKeys[k.String()] {
 		return false // one of the textarea's bindings
 	}
-	m.input.InsertString(k.Text)
+	// The textarea checks an insert against MaxContentHeight by wrapping
+	// the whole draft twice more, each line hashed (SHA-256) for its wrap
+	// memo: half of what the insert cost. A draft of fewer bytes than a
+	// third of the limit has fewer visual rows than two thirds of it
+	// (each row holds a rune, or is a line's one extra row), so one more
+	// character cannot reach it, and the check is left out.
+	if limit := m.input.MaxContentHeight; limit > 0 && 3*len(m.input.Value()) < limit {
+		m.input.MaxContentHeight = 0
+		m.input.InsertString(k.Text)
+		m.input.MaxContentHeight = limit
+	} else {
+		m.input.InsertString(k.Text)
+	}
 	if m.input.Height() >= m.input.MaxHeight || m.input.ScrollYOffset() != 0 {
 		// The draft reached the height where it scrolls: the Update's
 		// last steps (the viewport's content, keeping the cursor in view)
