@@ -52,7 +52,7 @@ type inputDraw struct {
 	// inline, which a row's text already is): the rows then skip them.
 	plain   bool
 	prompts [2][2]string
-	cursor           textarea.CursorStyle
+	cursor  textarea.CursorStyle
 	// rows are the rows drawn last, reused while their key is the same.
 	rows []drawnRow
 }

@@ -53,6 +53,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	if m.typeKey(k) {
+		m.typedOnly = true
 		return m.refreshPalette()
 	}
 	var cmd tea.Cmd

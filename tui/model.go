@@ -170,6 +170,14 @@ type model struct {
 	// inputKeys are the keys of the textarea's bindings, which typeKey
 	// leaves to its Update.
 	inputKeys map[string]bool
+	// status is the status line last composed. A typed character
+	// (typeKey) changes nothing it shows but the quit hint, which any key
+	// but ctrl+c takes down, so the view after one reuses it (typedOnly)
+	// unless it showed the hint (statusQuit). It was a third of composing
+	// a key's view (perf, BenchmarkKeystrokePaced).
+	status               string
+	statusOK, statusQuit bool
+	typedOnly            bool
 	// rule is the line above the input, drawn for ruleWidth and the theme
 	// generation ruleGen.
 	rule               string
@@ -471,6 +479,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, frame := msg.(frameMsg); !frame {
 		m.inputViewOK = false
 	}
+	if !m.typedOnly || m.statusQuit {
+		m.statusOK = false
+	}
+	m.typedOnly = false
 	m.layout()
 	return m, cmd
 }

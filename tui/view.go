@@ -153,7 +153,11 @@ func (m *model) compose() tea.View {
 		// here, where it is drawn, whoever set it.
 		b.WriteString(st.Render(truncate("  "+sanitize.Clean(m.notice), m.width)) + "\n")
 	}
-	b.WriteString(m.statusLine())
+	if !m.statusOK {
+		m.status, m.statusOK = m.statusLine(), true
+		m.statusQuit = m.rc.now.Sub(m.quitAt) < quitWindow
+	}
+	b.WriteString(m.status)
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	if m.mouse {
