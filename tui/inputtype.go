@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,26 +37,45 @@ func (m *model) typeKey(k tea.KeyPressMsg) bool {
 		return false // one of the textarea's bindings
 	}
 	// The textarea checks an insert against MaxContentHeight by wrapping
-	// the whole draft twice more, each line hashed (SHA-256) for its wrap
-	// memo: half of what the insert cost. A draft of fewer bytes than a
-	// third of the limit has fewer visual rows than two thirds of it
-	// (each row holds a rune, or is a line's one extra row), so one more
-	// character cannot reach it, and the check is left out.
-	if limit := m.input.MaxContentHeight; limit > 0 && 3*len(m.input.Value()) < limit {
-		m.input.MaxContentHeight = 0
+	// the whole draft twice more, and after it lays the draft out again
+	// for its height: every line hashed (SHA-256) for the wrap memo each
+	// time, most of what the insert cost (perf). A draft of fewer bytes
+	// than a third of the limit has fewer visual rows than two thirds of
+	// it (each row holds a rune, or is a line's one extra row), so one
+	// more character cannot reach the limit and the check is left out;
+	// and the height is laid out again only when the draft's rows, counted
+	// here as the textarea wraps them, are not its height any more.
+	limit, dynamic := m.input.MaxContentHeight, m.input.DynamicHeight
+	settle := false
+	if limit > 0 && 3*len(m.input.Value()) >= limit {
 		m.input.InsertString(k.Text)
-		m.input.MaxContentHeight = limit
 	} else {
+		m.input.MaxContentHeight, m.input.DynamicHeight = 0, false
 		m.input.InsertString(k.Text)
+		m.input.MaxContentHeight, m.input.DynamicHeight = limit, dynamic
+		settle = dynamic && inputRows(m.input.Value(), m.input.Width(), m.input.MaxHeight) != m.input.Height()
 	}
-	if m.input.Height() >= m.input.MaxHeight || m.input.ScrollYOffset() != 0 {
-		// The draft reached the height where it scrolls: the Update's
-		// last steps (the viewport's content, keeping the cursor in view)
-		// now matter, and an Update of a message it does not know does
-		// only those.
+	if settle || m.input.Height() >= m.input.MaxHeight || m.input.ScrollYOffset() != 0 {
+		// The draft's rows changed, or it reached the height where it
+		// scrolls: the Update's last steps (the height, the viewport's
+		// content, keeping the cursor in view) now matter, and an Update
+		// of a message it does not know does only those.
 		m.input, _ = m.input.Update(inputSettle{})
 	}
 	return true
+}
+
+// inputRows is the number of rows the textarea's draft value takes at
+// width, as it wraps it, counted up to limit+1.
+func inputRows(value string, width, limit int) int {
+	rows := 0
+	for line := range strings.SplitSeq(value, "\n") {
+		rows += len(wrapInput([]rune(line), width))
+		if rows > limit {
+			break
+		}
+	}
+	return rows
 }
 
 // inputSettle is a message the textarea has no case for: its Update only
