@@ -178,6 +178,8 @@ type model struct {
 	status               string
 	statusOK, statusQuit bool
 	typedOnly            bool
+	// laidOut is the transcript height the last layout laid it out for.
+	laidOut int
 	// rule is the line above the input, drawn for ruleWidth and the theme
 	// generation ruleGen.
 	rule               string
@@ -479,10 +481,17 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, frame := msg.(frameMsg); !frame {
 		m.inputViewOK = false
 	}
-	if !m.typedOnly || m.statusQuit {
+	typed := m.typedOnly
+	if !typed || m.statusQuit {
 		m.statusOK = false
 	}
 	m.typedOnly = false
+	if typed && m.dlg == nil && !m.tv.isOpen() && m.transcriptHeight() == m.laidOut {
+		// A typed character changed the input alone: the transcript has
+		// the rows it was laid out for (walking its visible blocks again
+		// was a twentieth of a key, cold).
+		return m, cmd
+	}
 	m.layout()
 	return m, cmd
 }

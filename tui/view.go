@@ -25,7 +25,8 @@ func (m *model) layout() {
 	if m.layoutTranscriptView() {
 		return
 	}
-	m.tr.ensure(&m.rc, m.transcriptHeight())
+	m.laidOut = m.transcriptHeight()
+	m.tr.ensure(&m.rc, m.laidOut)
 }
 
 // chromeHeight is the number of rows below the transcript.
