@@ -28,12 +28,7 @@ const (
 func newInput(th *theme, keys *keyMap) textarea.Model {
 	ta := textarea.New()
 	ta.ShowLineNumbers = false
-	ta.SetPromptFunc(2, func(p textarea.PromptInfo) string {
-		if p.LineNumber == 0 {
-			return "› "
-		}
-		return "  "
-	})
+	ta.SetPromptFunc(inputPromptWidth, inputPrompt)
 	ta.Placeholder = "Ask tern anything · / commands · @ files · ! shell"
 	ta.DynamicHeight, ta.MinHeight, ta.MaxHeight = true, 1, inputMaxRows
 	ta.MaxContentHeight = 20000

@@ -52,6 +52,10 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, handled := m.onInputKey(k); handled {
 		return cmd
 	}
+	if m.typeKey(k) {
+		m.typedOnly = true
+		return m.refreshPalette()
+	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
 	return tea.Batch(cmd, m.refreshPalette())
@@ -59,10 +63,14 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 
 // onInputKey handles tern's keys while the input has the focus; handled is
 // false for keys that go on to the input (home on a draft moves its cursor).
-func (m *model) onInputKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+func (m *model) onInputKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	km := &m.keys
 	empty := m.input.Value() == ""
-	page := max(1, m.transcriptHeight()-2)
+	// The key's name, made once for the bindings below instead of once
+	// for each; the page only for the keys that page (laying out the
+	// chrome for it cost a typed key more than the key itself).
+	k := keyName(msg.String())
+	page := func() int { return max(1, m.transcriptHeight()-2) }
 	switch {
 	case key.Matches(k, km.Clear):
 		return m.ctrlC(), true
@@ -101,16 +109,16 @@ func (m *model) onInputKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, km.Send):
 		return m.send(), true
 	case key.Matches(k, km.PageUp):
-		m.scrollBy(-page)
+		m.scrollBy(-page())
 		return nil, true
 	case key.Matches(k, km.PageDown):
-		m.scrollBy(page)
+		m.scrollBy(page())
 		return nil, true
 	case key.Matches(k, km.HalfUp):
-		m.scrollBy(-max(1, page/2))
+		m.scrollBy(-max(1, page()/2))
 		return nil, true
 	case key.Matches(k, km.HalfDown):
-		m.scrollBy(max(1, page/2))
+		m.scrollBy(max(1, page()/2))
 		return nil, true
 	case key.Matches(k, km.Home):
 		if empty {
@@ -142,6 +150,12 @@ func (m *model) onInputKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	return nil, false
 }
+
+// keyName is a key's name as the bindings match it.
+type keyName string
+
+// String returns the name.
+func (k keyName) String() string { return string(k) }
 
 // ctrlC clears the input, else interrupts, else quits on a second press.
 func (m *model) ctrlC() tea.Cmd {

@@ -165,6 +165,21 @@ type model struct {
 	inputView   string
 	inputCursor *tea.Cursor // the input's cursor in inputView, nil when hidden
 	inputViewOK bool
+	// inputDraw draws the input in the common case, instead of its View.
+	inputDraw inputDraw
+	// inputKeys are the keys of the textarea's bindings, which typeKey
+	// leaves to its Update.
+	inputKeys map[string]bool
+	// status is the status line last composed. A typed character
+	// (typeKey) changes nothing it shows but the quit hint, which any key
+	// but ctrl+c takes down, so the view after one reuses it (typedOnly)
+	// unless it showed the hint (statusQuit). It was a third of composing
+	// a key's view (perf, BenchmarkKeystrokePaced).
+	status               string
+	statusOK, statusQuit bool
+	typedOnly            bool
+	// laidOut is the transcript height the last layout laid it out for.
+	laidOut int
 	// rule is the line above the input, drawn for ruleWidth and the theme
 	// generation ruleGen.
 	rule               string
@@ -465,6 +480,17 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.viewValid = false
 	if _, frame := msg.(frameMsg); !frame {
 		m.inputViewOK = false
+	}
+	typed := m.typedOnly
+	if !typed || m.statusQuit {
+		m.statusOK = false
+	}
+	m.typedOnly = false
+	if typed && m.dlg == nil && !m.tv.isOpen() && m.transcriptHeight() == m.laidOut {
+		// A typed character changed the input alone: the transcript has
+		// the rows it was laid out for (walking its visible blocks again
+		// was a twentieth of a key, cold).
+		return m, cmd
 	}
 	m.layout()
 	return m, cmd

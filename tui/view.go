@@ -25,7 +25,8 @@ func (m *model) layout() {
 	if m.layoutTranscriptView() {
 		return
 	}
-	m.tr.ensure(&m.rc, m.transcriptHeight())
+	m.laidOut = m.transcriptHeight()
+	m.tr.ensure(&m.rc, m.laidOut)
 }
 
 // chromeHeight is the number of rows below the transcript.
@@ -130,7 +131,7 @@ func (m *model) compose() tea.View {
 	b.WriteByte('\n')
 	inputTop := strings.Count(b.String(), "\n")
 	if !m.inputViewOK {
-		m.inputView, m.inputCursor, m.inputViewOK = m.input.View(), m.input.Cursor(), true
+		m.drawInput()
 	}
 	var searchX int
 	if m.search != nil {
@@ -153,7 +154,11 @@ func (m *model) compose() tea.View {
 		// here, where it is drawn, whoever set it.
 		b.WriteString(st.Render(truncate("  "+sanitize.Clean(m.notice), m.width)) + "\n")
 	}
-	b.WriteString(m.statusLine())
+	if !m.statusOK {
+		m.status, m.statusOK = m.statusLine(), true
+		m.statusQuit = m.rc.now.Sub(m.quitAt) < quitWindow
+	}
+	b.WriteString(m.status)
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	if m.mouse {
@@ -169,6 +174,16 @@ func (m *model) compose() tea.View {
 		v.Cursor = c
 	}
 	return v
+}
+
+// drawInput draws the input into inputView and inputCursor: from the
+// textarea's state when it can (inputdraw.go), else by its View.
+func (m *model) drawInput() {
+	v, c, ok := m.inputDraw.draw(&m.input, m.rc.gen)
+	if !ok {
+		v, c = m.input.View(), m.input.Cursor()
+	}
+	m.inputView, m.inputCursor, m.inputViewOK = v, c, true
 }
 
 // statusPart is one piece of the status line; when the line is too narrow
