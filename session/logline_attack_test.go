@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -214,6 +215,7 @@ func TestAttackLogLinesAsEncodingJSON(t *testing.T) {
 				t.Fatalf("%d assistant messages after loading, want 1", len(msgs))
 			}
 			got := msgs[0]
+			checkForkAsLoaded(t, s)
 			if tc.ending == "crash" {
 				// Load joins the deltas; a character cut between two was
 				// written as U+FFFDs, as encoding/json always wrote it.
@@ -231,6 +233,34 @@ func TestAttackLogLinesAsEncodingJSON(t *testing.T) {
 				t.Fatalf("the answer reads back as %d+%d bytes, want the %d+%d streamed (as encoding/json writes them)", len(got.Text), len(got.Reasoning), len(want.message.Text), len(want.message.Reasoning))
 			}
 		})
+	}
+}
+
+// checkForkAsLoaded forks s whole and holds the fork's lines to
+// encoding/json's bytes and its records to s's: the answer, recovered or
+// kept, is written again by the fast path from its loaded text.
+func checkForkAsLoaded(t *testing.T, s *Session) {
+	t.Helper()
+	w, err := Fork(t.TempDir(), s, 0, Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	msgs := findBody[AssistantMessage](s.Records)
+	checkLinesAsEncodingJSON(t, w.Path(), answerBodies{message: msgs[0]})
+	f, err := Load(w.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Records) != len(s.Records) {
+		t.Fatalf("the fork has %d records, its parent %d", len(f.Records), len(s.Records))
+	}
+	for i := range f.Records {
+		if !reflect.DeepEqual(f.Records[i].Body, s.Records[i].Body) {
+			t.Fatalf("the fork's record %d differs from its parent's:\n got %.200v\nwant %.200v", i, f.Records[i].Body, s.Records[i].Body)
+		}
 	}
 }
 
