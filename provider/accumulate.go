@@ -1,5 +1,10 @@
 package provider
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // Accumulator turns a stream of deltas into whole text, reasoning and tool
 // calls. Every consumer uses this one implementation, so gateway quirks
 // (interleaved indexes, missing indexes, whole calls in one chunk) are
@@ -97,11 +102,37 @@ func (a *Accumulator) addFragment(f ToolCallFragment) int {
 // Calls returns how many calls the fragments so far started, named or not.
 func (a *Accumulator) Calls() int { return len(a.calls) }
 
-// Text returns the assistant text so far.
-func (a *Accumulator) Text() string { return a.text.String() }
+// Text returns the assistant text so far, valid UTF-8 (see validUTF8).
+func (a *Accumulator) Text() string { return validUTF8(a.text.String()) }
 
-// Reasoning returns the reasoning text so far.
-func (a *Accumulator) Reasoning() string { return a.reasoning.String() }
+// Reasoning returns the reasoning text so far, valid UTF-8.
+func (a *Accumulator) Reasoning() string { return validUTF8(a.reasoning.String()) }
+
+// validUTF8 returns s with every byte that is not part of a valid UTF-8
+// sequence replaced by U+FFFD, as encoding/json writes it and so as the
+// session log reads it back: a gateway may put raw invalid bytes in its
+// JSON, and an answer kept with them was a different conversation after
+// tern -c than before (the request to the model replaced them all the
+// same). Valid text, nearly always, is returned as it is.
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(s[start:i])
+			b.WriteString("\uFFFD")
+			start = i + 1
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	return b.String()
+}
 
 // ToolCalls returns the calls assembled so far, in order of first appearance.
 // Calls without a name are dropped: they cannot be run or answered sensibly.
