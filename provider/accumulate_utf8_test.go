@@ -12,15 +12,7 @@ func FuzzValidUTF8AsEncodingJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		b, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var want string
-		if err := json.Unmarshal(b, &want); err != nil {
-			t.Fatal(err)
-		}
-		if got := validUTF8(s); got != want {
+		if got, want := validUTF8(s), AsLogged(t, s); got != want {
 			t.Fatalf("validUTF8(%q) = %q, want %q", s, got, want)
 		}
 	})
@@ -37,4 +29,19 @@ func TestAccumulatorKeepsValidUTF8(t *testing.T) {
 	if a.Text() != want || a.Reasoning() != want {
 		t.Errorf("Text %q, Reasoning %q; want %q", a.Text(), a.Reasoning(), want)
 	}
+}
+
+// AsLogged is s as a session log line gives it back: encoded by
+// encoding/json and decoded again (the external tests use it too).
+func AsLogged(t testing.TB, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back string
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

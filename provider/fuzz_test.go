@@ -1,7 +1,6 @@
 package provider_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -170,10 +169,10 @@ func FuzzAccumulator(f *testing.F) {
 		}
 		// Invalid UTF-8 comes back as the log keeps it: each bad byte as
 		// U+FFFD, as encoding/json writes it.
-		if got, want := acc.Text(), asLogged(t, s.text); got != want {
+		if got, want := acc.Text(), provider.AsLogged(t, s.text); got != want {
 			t.Fatalf("Text() = %q, want %q", got, want)
 		}
-		if got, want := acc.Reasoning(), asLogged(t, s.reasoning); got != want {
+		if got, want := acc.Reasoning(), provider.AsLogged(t, s.reasoning); got != want {
 			t.Fatalf("Reasoning() = %q, want %q", got, want)
 		}
 		if acc.Finish() != provider.FinishToolCalls {
@@ -225,19 +224,4 @@ func modeName(m fragmentMode) string {
 	case fragmentModes:
 	}
 	return "unknown"
-}
-
-// asLogged is s as a JSON log line gives it back: encoded by encoding/json
-// and decoded again.
-func asLogged(t *testing.T, s string) string {
-	t.Helper()
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back string
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	return back
 }
