@@ -226,9 +226,10 @@ func BenchmarkStream60KB(b *testing.B) {
 	}
 }
 
-// BenchmarkKeystroke measures a key press with three 60 KB answers in the
-// transcript: Update and the View that follows.
-func BenchmarkKeystroke(b *testing.B) {
+// keystrokeModel is a 120x40 interface with three 60 KB answers in its
+// transcript, where the keystroke benchmarks type.
+func keystrokeModel(b *testing.B) *model {
+	b.Helper()
 	m := benchModel(b, 0)
 	answer := longAnswer(60 << 10)
 	for range 3 {
@@ -238,6 +239,13 @@ func BenchmarkKeystroke(b *testing.B) {
 		m.tr.add(a)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m
+}
+
+// BenchmarkKeystroke measures a key press with three 60 KB answers in the
+// transcript: Update and the View that follows.
+func BenchmarkKeystroke(b *testing.B) {
+	m := keystrokeModel(b)
 	var samples []time.Duration
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {

@@ -22,15 +22,7 @@ import (
 //
 //	go test -run XXX -bench KeystrokePaced -benchtime 200x ./tui/
 func BenchmarkKeystrokePaced(b *testing.B) {
-	m := benchModel(b, 0)
-	answer := longAnswer(60 << 10)
-	for range 3 {
-		a := newAssistantBlock()
-		a.append(answer)
-		a.finish()
-		m.tr.add(a)
-	}
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := keystrokeModel(b)
 	sim := newScreenSim(120, 40)
 	sim.flushRows(m.View().Content)
 	// The thread's own CPU time, read from the kernel, counts only what
