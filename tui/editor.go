@@ -85,7 +85,7 @@ func (m *model) onEditor(msg editorMsg) tea.Cmd {
 		}
 	}
 	path := msg.path
-	return tea.ExecProcess(m.editorCommand(path), func(err error) tea.Msg {
+	return m.runInTerminal(m.editorCommand(path), func(err error) tea.Msg {
 		if err != nil {
 			return editorMsg{path: path, err: fmt.Errorf("the editor failed: %w", err)}
 		}

@@ -4,6 +4,8 @@ package tui
 
 import (
 	"os"
+	"os/signal"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,4 +26,18 @@ func shellJobControl() bool {
 	}
 	pgrp := unix.Getpgrp()
 	return fg == pgrp && pgrp != sid
+}
+
+// stopProcessGroup stops tern's process group, as ctrl+z in a shell does,
+// and returns once the shell's fg continues it (Bubble Tea's own suspend
+// does the same).
+func stopProcessGroup() error {
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	defer signal.Stop(cont)
+	if err := syscall.Kill(0, syscall.SIGTSTP); err != nil {
+		return err
+	}
+	<-cont
+	return nil
 }

@@ -49,7 +49,7 @@ func (m *model) cmdMemory(args string) tea.Cmd {
 		return nil
 	}
 	path := files[n-1].Path
-	return tea.ExecProcess(m.editorCommand(path), func(err error) tea.Msg {
+	return m.runInTerminal(m.editorCommand(path), func(err error) tea.Msg {
 		if err != nil {
 			return noticeMsg{text: "editor: " + sanitize.Clean(err.Error()), bad: true}
 		}

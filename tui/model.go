@@ -56,6 +56,9 @@ type model struct {
 	clip clipboard
 	// jobControl reports whether a shell can resume tern after ctrl+z.
 	jobControl func() bool
+	// tty pauses Run's reading of the terminal while a program has it; nil
+	// when Bubble Tea reads the terminal itself (and in tests).
+	tty inputGate
 
 	width, height int
 	rc            renderCtx

@@ -88,10 +88,27 @@ func Run(ctx context.Context, opts Options) error {
 	// Every view, the first included, is written to the terminal at once,
 	// not at the next tick of Bubble Tea's ticker, which runs slowly (see
 	// flushnow.go).
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithFPS(tickerFPS)}
+	// tern's own handles on the terminal, where it has them (ttyfile_linux.go
+	// says why); elsewhere Bubble Tea's standard files.
+	in, inErr := openTTY(os.Stdin, true)
+	if inErr == nil {
+		popts = append(popts, tea.WithInput(in))
+		m.tty = in
+	}
+	out, outErr := openTTY(os.Stdout, false)
+	if outErr == nil {
+		popts = append(popts, tea.WithOutput(out))
+	}
 	var p *tea.Program
-	p = tea.NewProgram(inputFlusher{model: m, w: &screenWriter{p: &p, pending: true}},
-		tea.WithContext(ctx), tea.WithColorProfile(lipgloss.Writer.Profile), tea.WithFPS(tickerFPS))
+	p = tea.NewProgram(inputFlusher{model: m, w: &screenWriter{p: &p, pending: true}}, popts...)
 	_, err := p.Run()
+	if inErr == nil {
+		_ = in.Close() // ends Bubble Tea's reader, which shutting down does not
+	}
+	if outErr == nil {
+		_ = out.Close()
+	}
 	// Alternate-scroll mode is ours to undo: Bubble Tea does not know it.
 	_, _ = io.WriteString(os.Stdout, altScrollOff)
 	if err == nil && m.continueErr != nil {

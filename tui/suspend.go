@@ -11,7 +11,12 @@ func (m *model) suspend() tea.Cmd {
 		m.setNotice(firstKey(m.keys.Suspend)+" needs tern started from an interactive shell (to fg it back)", true)
 		return nil
 	}
-	return tea.Suspend
+	if m.tty == nil {
+		return tea.Suspend
+	}
+	// Bubble Tea's own suspend cannot pause tern's reader (handover.go):
+	// the same stop, through a hand-over.
+	return m.handOver(stopProcessGroup, func(error) tea.Msg { return tea.ResumeMsg{} })
 }
 
 // onResume redraws everything after `fg`: Bubble Tea repaints the screen,

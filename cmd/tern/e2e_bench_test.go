@@ -215,6 +215,10 @@ type bench struct {
 	t      *testing.T
 	c      *tmuxControl
 	target string // the tmux pane tern runs in
+	// out, when set, times keystrokes by the output tmux gets; panes
+	// caches the pane ids of targets.
+	out   *paneOutput
+	panes map[string]string
 }
 
 // must runs a control command and fails the test if it fails.
@@ -326,12 +330,60 @@ func (b *bench) answer(p interface{ cpu() time.Duration }, prompt string, times 
 }
 
 // keystroke types one character into target and returns how long until the
-// screen shows want on the input line (or, for the echo pane, anywhere).
+// screen shows want on the input line (or, for the echo pane, anywhere):
+// until the output tmux got just before the screen showed it, when the
+// bench watches the output (paneOutput says why), else until a capture of
+// the screen, taken every millisecond (TERN_E2E_KEY_POLL=<duration> for
+// another step; below a millisecond, a busy wait next to tmux and tern).
+// TERN_E2E_KEY_POLL also times by capture where the output is watched.
 func (b *bench) keystroke(target, char string, shown func(string) bool) time.Duration {
 	b.t.Helper()
+	step, err := time.ParseDuration(os.Getenv("TERN_E2E_KEY_POLL"))
+	if b.out != nil && (err != nil || step <= 0) {
+		if b.panes == nil {
+			b.panes = map[string]string{}
+		}
+		if b.panes[target] == "" {
+			b.panes[target] = b.paneID(target)
+		}
+		return b.out.keystroke(b, target, b.panes[target], char, shown)
+	}
+	if err != nil || step <= 0 {
+		step = time.Millisecond
+	}
 	start := time.Now()
 	b.typed(target, char)
-	return b.poll(target, time.Millisecond, fmt.Sprintf("%q typed", char), shown).Sub(start)
+	if step >= time.Millisecond {
+		return b.poll(target, step, fmt.Sprintf("%q typed", char), shown).Sub(start)
+	}
+	// Go sleeps at least a millisecond (its poller waits in whole ones):
+	// a finer step is a busy wait.
+	deadline := start.Add(benchWait)
+	for {
+		scr := b.must("capture-pane -p -t " + target)
+		now := time.Now()
+		if shown(scr) {
+			return now.Sub(start)
+		}
+		if now.After(deadline) {
+			b.t.Fatalf("after %v the screen still does not show %q typed:\n%s", benchWait, char, scr)
+		}
+		for time.Since(now) < step {
+		}
+	}
+}
+
+// logKeys logs every keystroke's figure, sorted, for the distribution the
+// medians hide.
+func logKeys(t *testing.T, what string, ds []time.Duration) {
+	t.Helper()
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	var b strings.Builder
+	for _, d := range s {
+		fmt.Fprintf(&b, " %.2f", float64(d.Microseconds())/1000)
+	}
+	t.Logf("%s (ms, sorted):%s", what, b.String())
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -355,7 +407,7 @@ func TestE2EStreamingBench(t *testing.T) {
 	// Window 0 runs cat: the terminal echoes what is typed there at once,
 	// which gives the floor of measuring a keystroke through tmux.
 	s := startTmux(t, tmuxEnv(t, g.srv.URL), ws, "exec cat")
-	b := &bench{t: t, c: s.control()}
+	b := &bench{t: t, c: s.control(), out: s.outputs()}
 	echo := tmuxSession + ":0"
 
 	var rtt []time.Duration
@@ -418,6 +470,9 @@ func TestE2EStreamingBench(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // let the frame settle: keys one by one, not a burst
 	}
 	streamKeys := b.keysWhileStreaming(p, len(typedSoFar), times)
+	logKeys(t, "keystroke floor", floor)
+	logKeys(t, "keystrokes after three answers", keys)
+	logKeys(t, "keystrokes while streaming", streamKeys)
 	b.must("send-keys -t " + b.target + " C-c")
 	hwm := p.mem("VmHWM")
 

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/ternhq/tern/internal/rawio"
 )
 
 // Bounds of the raised mark. It is a quarter of the socket's receive
@@ -136,7 +138,7 @@ func (c *markConn) readNow(b []byte) (nowRead, int, error) {
 	var n int
 	var errno error
 	if rerr := c.raw.Read(func(fd uintptr) bool {
-		n, errno = readRaw(int(fd), b)
+		n, errno = rawio.Read(int(fd), b)
 		return true
 	}); rerr != nil {
 		return readUsual, 0, nil
