@@ -35,3 +35,24 @@ func TestRedact(t *testing.T) {
 		t.Errorf("Redact = %q, want %q", got, want)
 	}
 }
+
+// TestRedactLeavesPlaceholderKeys: a placeholder key a local gateway is
+// given ("x", "none", "ollama") is not masked inside the words of a
+// message; a real one is, wherever it appears.
+func TestRedactLeavesPlaceholderKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		key, in, want string
+	}{
+		{"x", "nothing is listening at http://127.0.0.1:1/v1: exit", "nothing is listening at http://127.0.0.1:1/v1: exit"},
+		{"none", "none of the tools", "none of the tools"},
+		{"ollama", "ollama said no", "ollama said no"},
+		{"sk-12345", "key sk-12345 rejected", "key set (8 chars) rejected"},
+		{"0123456789abcdefgh", "bad key 0123456789abcdefgh.", "bad key 012…efgh."},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in, tt.key); got != tt.want {
+			t.Errorf("Redact(%q, %q) = %q, want %q", tt.in, tt.key, got, tt.want)
+		}
+	}
+}
