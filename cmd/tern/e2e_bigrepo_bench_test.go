@@ -84,7 +84,7 @@ func TestE2EBigRepoBench(t *testing.T) {
 
 	g := newSSEGateway(t, func(s *sse, _ chatRequest, _ *http.Request) { s.event("data: [DONE]\n\n") })
 	s := startTmux(t, tmuxEnv(t, g.srv.URL), repo, "exec cat")
-	b := &bench{t: t, c: s.control()}
+	b := &bench{t: t, c: s.control(), out: s.outputs()}
 	echo := tmuxSession + ":0"
 	var floor []time.Duration
 	for i := range 10 {

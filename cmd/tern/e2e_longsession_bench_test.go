@@ -55,7 +55,7 @@ func TestE2ELongSessionBench(t *testing.T) {
 		}
 	}
 	s := startTmux(t, env, ws, "exec cat")
-	b := &bench{t: t, c: s.control()}
+	b := &bench{t: t, c: s.control(), out: s.outputs()}
 	echo := tmuxSession + ":0"
 	var floor []time.Duration
 	for i := range 10 {
