@@ -36,6 +36,10 @@ type markConn struct {
 	// handed the connection back while the answer still streamed.
 	ended chan struct{}
 	nap   *time.Timer // Read's
+	// naps counts Read's naps in the answer streaming (nextGap); fresh
+	// says a new answer began, and the count starts again.
+	naps  int
+	fresh atomic.Bool
 	// streams counts the answers streaming over the connection: HTTP/2
 	// carries several, and the next one on a reused HTTP/1 connection can
 	// begin before the earlier one's reading goroutine has ended its own.
@@ -65,6 +69,7 @@ func markable(c net.Conn) net.Conn {
 func (c *markConn) stream(on bool) {
 	if on {
 		c.streams.Add(1)
+		c.fresh.Store(true)
 		select { // a signal left by an earlier answer
 		case <-c.ended:
 		default:
@@ -158,13 +163,17 @@ func (c *markConn) readNow(b []byte) (nowRead, int, error) {
 	return socketRead, n, nil
 }
 
-// sleep waits readGap, or until streaming ends; it is false when the
-// connection closed meanwhile.
+// sleep waits the answer's next gap (nextGap), or until streaming ends;
+// it is false when the connection closed meanwhile.
 func (c *markConn) sleep() bool {
+	if c.fresh.Swap(false) {
+		c.naps = 0
+	}
+	d := nextGap(&c.naps)
 	if c.nap == nil {
-		c.nap = time.NewTimer(readGap)
+		c.nap = time.NewTimer(d)
 	} else {
-		c.nap.Reset(readGap)
+		c.nap.Reset(d)
 	}
 	select {
 	case <-c.nap.C:

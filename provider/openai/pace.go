@@ -66,6 +66,13 @@ const (
 	paceInterval = 50 * time.Millisecond
 	paceBytes    = readChunk
 	readGap      = 10 * time.Millisecond
+	// firstGap is the first gap of an answer's reads; each gap after is
+	// twice the one before, up to readGap. A short answer arrives whole
+	// within a few milliseconds, and waited a whole readGap for its last
+	// bytes after the first ones were read: tern run of a 360-byte answer
+	// in 4-byte chunks took 48.5 ms against 39.1 for the same answer in
+	// one chunk. A long one reads four more times in its first 15 ms.
+	firstGap = time.Millisecond
 	// readChunk is what one read of the body asks for; maxAhead bounds what
 	// is read ahead of the consumer: as much as its line buffer takes at
 	// once (readBufferSize). A fast answer keeps it full, so every byte of
@@ -244,6 +251,7 @@ func (p *pacedBody) fill() {
 		p.mu.Unlock()
 	}()
 	var gap *time.Timer
+	gaps := 0
 	defer func() {
 		if gap != nil {
 			gap.Stop()
@@ -282,9 +290,9 @@ func (p *pacedBody) fill() {
 		}
 		// Small pieces: let more arrive before the next read.
 		if gap == nil {
-			gap = time.NewTimer(readGap)
+			gap = time.NewTimer(nextGap(&gaps))
 		} else {
-			gap.Reset(readGap)
+			gap.Reset(nextGap(&gaps))
 		}
 		select {
 		case <-gap.C:
@@ -407,4 +415,15 @@ func endSeen(b []byte) bool {
 			return true
 		}
 	}
+}
+
+// nextGap is the gap before an answer's next small read, the *n-th: from
+// firstGap, doubling up to readGap.
+func nextGap(n *int) time.Duration {
+	d := readGap
+	if *n < 8 {
+		d = min(readGap, firstGap<<*n)
+	}
+	*n++
+	return d
 }

@@ -271,3 +271,20 @@ func TestPacedBodyLendsItsBuffer(t *testing.T) {
 	_ = pw.CloseWithError(io.ErrClosedPipe)
 	waitPooled(1)
 }
+
+// TestNextGap: an answer's small reads wait 1, 2, 4 and 8 ms, then readGap
+// each, so a short answer is not held a whole readGap for its last bytes.
+func TestNextGap(t *testing.T) {
+	t.Parallel()
+	want := []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond, 8 * time.Millisecond, readGap, readGap}
+	n := 0
+	for i, w := range want {
+		if got := nextGap(&n); got != w {
+			t.Errorf("gap %d: %v, want %v", i, got, w)
+		}
+	}
+	n = 1 << 20 // a very long answer: no overflow into a zero or negative gap
+	if got := nextGap(&n); got != readGap {
+		t.Errorf("after many gaps: %v, want %v", got, readGap)
+	}
+}
