@@ -57,7 +57,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.refreshPalette()
 	}
 	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
+	cmd = m.updateInput(k)
 	return tea.Batch(cmd, m.refreshPalette())
 }
 

@@ -477,7 +477,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = msg.apply(m)
 	default:
 		var c tea.Cmd
-		m.input, c = m.input.Update(msg)
+		c = m.updateInput(msg)
 		cmd = c
 	}
 	m.viewValid = false

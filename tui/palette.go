@@ -380,14 +380,14 @@ func (m *model) insertMention(path string) {
 	// The @query holds no newline, so deleting it rune by rune stays on the
 	// cursor's line and leaves the rest of the draft as it was.
 	for range utf8.RuneCountInString(value[start:cur]) {
-		m.input, _ = m.input.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+		m.updateInput(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
 	if strings.ContainsFunc(path, unicode.IsSpace) {
 		path = `"` + path + `"`
 	}
 	if next, _ := utf8.DecodeRuneInString(value[cur:]); next == ' ' {
 		m.input.InsertString("@" + path)
-		m.input, _ = m.input.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+		m.updateInput(tea.KeyPressMsg{Code: tea.KeyRight})
 	} else {
 		m.input.InsertString("@" + path + " ")
 	}
