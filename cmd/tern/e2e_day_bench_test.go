@@ -306,12 +306,24 @@ func TestE2EDayBench(t *testing.T) {
 	waitScreen(b, win, benchWait, "the first answer at the top", func(scr string) bool {
 		return strings.Contains(scr, "func turn1(x int) int {") && strings.Contains(scr, "Finished: "+dayMarker(1))
 	})
+	// Page by page, until the second or third answer shows: three pages
+	// sent at once could pass both (a page is about one turn).
+	seen := false
+	prev := b.must("capture-pane -p -t " + win)
 	for range 3 {
 		b.must("send-keys -t " + win + " PgDn")
+		waitScreen(b, win, benchWait, "the screen a page down", func(scr string) bool { return scr != prev })
+		time.Sleep(50 * time.Millisecond) // the whole frame, not the start of it
+		scr := b.must("capture-pane -p -t " + win)
+		prev = scr
+		if strings.Contains(scr, "func turn2(x int) int {") || strings.Contains(scr, "func turn3(x int) int {") {
+			seen = true
+			break
+		}
 	}
-	waitScreen(b, win, benchWait, "the second answer a few pages down", func(scr string) bool {
-		return strings.Contains(scr, "func turn2(x int) int {") || strings.Contains(scr, "func turn3(x int) int {")
-	})
+	if !seen {
+		t.Errorf("three pages down from the top, neither the second nor the third answer showed:\n%s", b.must("capture-pane -p -t "+win))
+	}
 	b.must("send-keys -t " + win + " End")
 
 	_, last, answer := g.state()

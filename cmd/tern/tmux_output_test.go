@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -30,19 +29,7 @@ type paneOutput struct {
 // ends.
 func (s *tmuxServer) outputs() *paneOutput {
 	s.t.Helper()
-	cmd := exec.Command("tmux", "-L", s.socket, "-C", "attach-session", "-t", tmuxSession)
-	cmd.Env = s.env
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		s.t.Fatalf("attach a notification client: %v", err)
-	}
+	cmd, in, out := s.attachControl()
 	o := &paneOutput{t: s.t, last: map[string]time.Time{}, got: make(chan struct{}, 1)}
 	done, attached := make(chan struct{}), make(chan struct{})
 	go func() {

@@ -182,7 +182,23 @@ type tmuxControl struct {
 // capture-pane), and commands must name their target.
 func (s *tmuxServer) control() *tmuxControl {
 	s.t.Helper()
-	cmd := exec.Command("tmux", "-L", s.socket, "-C", "attach-session", "-f", "no-output", "-t", tmuxSession)
+	cmd, in, out := s.attachControl("-f", "no-output")
+	c := &tmuxControl{cmd: cmd, in: in, out: bufio.NewReader(out)}
+	s.t.Cleanup(func() {
+		_ = in.Close() // the client detaches at the end of its input
+		_ = cmd.Wait()
+	})
+	if out, err := c.do("display-message -p attached"); err != nil || out != "attached\n" {
+		s.t.Fatalf("control client: %q, %v", out, err)
+	}
+	return c
+}
+
+// attachControl starts a control-mode client of the session with flags
+// for attach-session, and returns it with its input and output.
+func (s *tmuxServer) attachControl(flags ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
+	s.t.Helper()
+	cmd := exec.Command("tmux", append(append([]string{"-L", s.socket, "-C", "attach-session"}, flags...), "-t", tmuxSession)...)
 	cmd.Env = s.env
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -195,15 +211,7 @@ func (s *tmuxServer) control() *tmuxControl {
 	if err := cmd.Start(); err != nil {
 		s.t.Fatalf("attach a control client: %v", err)
 	}
-	c := &tmuxControl{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	s.t.Cleanup(func() {
-		_ = in.Close() // the client detaches at the end of its input
-		_ = cmd.Wait()
-	})
-	if out, err := c.do("display-message -p attached"); err != nil || out != "attached\n" {
-		s.t.Fatalf("control client: %q, %v", out, err)
-	}
-	return c
+	return cmd, in, out
 }
 
 // do runs one command line (tmux syntax: quote arguments) and returns its

@@ -35,14 +35,7 @@ func TestReadAsSyscallRead(t *testing.T) {
 				name string
 				f    func(int, []byte) (int, error)
 			}{{"Read", Read}, {"syscall.Read", syscall.Read}} {
-				fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = syscall.Close(fds[0]) })
-				if err := syscall.SetNonblock(fds[0], true); err != nil {
-					t.Fatal(err)
-				}
+				fds := socketPair(t)
 				tt.setup(t, fds[0], fds[1])
 				b := make([]byte, tt.buf)
 				n, err := read.f(fds[0], b)
@@ -81,14 +74,7 @@ func TestWriteAsSyscallWrite(t *testing.T) {
 				name string
 				f    func(int, []byte) (int, error)
 			}{{"Write", Write}, {"syscall.Write", syscall.Write}} {
-				fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = syscall.Close(fds[0]) })
-				if err := syscall.SetNonblock(fds[0], true); err != nil {
-					t.Fatal(err)
-				}
+				fds := socketPair(t)
 				tt.setup(t, fds[0], fds[1])
 				n, err := wr.f(fds[0], []byte(tt.data))
 				if !errors.Is(err, tt.wantErr) || (err == nil && n != tt.want) {
@@ -100,6 +86,21 @@ func TestWriteAsSyscallWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// socketPair returns a connected pair of sockets, the first non-blocking
+// and closed when the test ends (the second is the test's to close).
+func socketPair(t *testing.T) [2]int {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Close(fds[0]) })
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		t.Fatal(err)
+	}
+	return [2]int(fds)
 }
 
 // fill writes to fd until its socket's buffer takes no more.
