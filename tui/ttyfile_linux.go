@@ -42,8 +42,13 @@ type ttyFile struct {
 	ep *os.File
 	rc syscall.RawConn
 
-	wmu    sync.Mutex // one Write's bytes go out whole, as os.File's do
-	mu     sync.Mutex // orders pause and resume with the read deadline
+	wmu sync.Mutex // one Write's bytes go out whole, as os.File's do
+	mu  sync.Mutex // orders pause and resume with the read deadline
+	// pauses counts the hand-overs asked for and not yet over: two can be
+	// asked for before the first runs (ctrl+z twice, ctrl+g twice, read in
+	// one go), and the first one's resume must not let a reader in while
+	// the second program has the terminal.
+	pauses int
 	paused atomic.Bool
 	closed atomic.Bool
 }
@@ -117,6 +122,12 @@ func (t *ttyFile) Read(b []byte) (int, error) {
 	var n int
 	var errno error
 	err := t.rc.Read(func(uintptr) bool {
+		// A pause that came after the check above: the keys waiting now
+		// are for the program the terminal goes to.
+		if t.paused.Load() || t.closed.Load() {
+			n, errno = 0, nil
+			return true
+		}
 		n, errno = rawRetry(rawio.Read, t.fd, b)
 		return !errors.Is(errno, syscall.EAGAIN)
 	})
@@ -192,19 +203,31 @@ func (t *ttyFile) Close() error {
 // pause ends the read waiting now, and every read until resume, as the
 // end of input: Bubble Tea cannot interrupt a reader that is not an epoll
 // file of its own, and a program given the terminal must get every key.
+// Pauses nest: reading resumes once each has been resumed.
 func (t *ttyFile) pause() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.pauses++
+	if t.pauses > 1 {
+		return
+	}
 	t.paused.Store(true)
 	if t.ep != nil {
 		_ = t.ep.SetReadDeadline(time.Unix(1, 0))
 	}
 }
 
-// resume lets reads wait for keys again.
+// resume lets reads wait for keys again once every pause is resumed.
 func (t *ttyFile) resume() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.pauses == 0 {
+		return
+	}
+	t.pauses--
+	if t.pauses > 0 {
+		return
+	}
 	t.paused.Store(false)
 	if t.ep != nil {
 		_ = t.ep.SetReadDeadline(time.Time{})
