@@ -256,3 +256,55 @@ func TestTTYFileLeavesShellDescriptionBlocking(t *testing.T) {
 		t.Error("the shell's description of the terminal was made non-blocking")
 	}
 }
+
+// TestTTYFileCloseWhileKeysArrive: Close ends reads that keys keep waking,
+// and none reads after it (the race detector watches; a read of the closed
+// descriptor would fail with EBADF, or read a file opened since).
+func TestTTYFileCloseWhileKeysArrive(t *testing.T) {
+	t.Parallel()
+	for range 20 {
+		master, tty := openPTY(t)
+		f, err := openTTY(tty, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop := make(chan struct{})
+		typed := make(chan struct{})
+		go func() {
+			defer close(typed)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, _ = master.WriteString("k")
+				time.Sleep(100 * time.Microsecond)
+			}
+		}()
+		read := make(chan error, 1)
+		go func() {
+			b := make([]byte, 64)
+			for {
+				if _, err := f.Read(b); err != nil {
+					read <- err
+					return
+				}
+			}
+		}()
+		time.Sleep(5 * time.Millisecond)
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-read:
+			if !errors.Is(err, io.EOF) {
+				t.Errorf("reading as Close ran: %v, want the end of input", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a read outlived Close by 5 s")
+		}
+		close(stop)
+		<-typed
+	}
+}

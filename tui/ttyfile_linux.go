@@ -51,6 +51,12 @@ type ttyFile struct {
 	pauses int
 	paused atomic.Bool
 	closed atomic.Bool
+	// rmu is held shared by the input's reads of fd and alone by Close
+	// while it closes fd: Bubble Tea's reader outlives the program (its cancel cannot stop
+	// a reader it did not make), and a read woken by a key as Close ran
+	// would read fd's number after it was closed, when it may name a file
+	// opened since.
+	rmu sync.RWMutex
 }
 
 // openTTY opens the terminal std is on again, or fails when std is not a
@@ -119,6 +125,8 @@ func (t *ttyFile) Read(b []byte) (int, error) {
 	if t.rc == nil {
 		return t.readPolling(b)
 	}
+	t.rmu.RLock()
+	defer t.rmu.RUnlock()
 	var n int
 	var errno error
 	err := t.rc.Read(func(uintptr) bool {
@@ -195,8 +203,10 @@ func (t *ttyFile) Close() error {
 	}
 	var err error
 	if t.ep != nil {
-		err = t.ep.Close()
+		err = t.ep.Close() // a read waiting wakes and ends
 	}
+	t.rmu.Lock()
+	defer t.rmu.Unlock()
 	return errors.Join(err, syscall.Close(t.fd))
 }
 
