@@ -138,3 +138,31 @@ func TestTmuxSuspendTwice(t *testing.T) {
 	s.keys("C-c", "C-c", "C-c")
 	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
 }
+
+// TestTmuxSuspendStopIgnored: started from a shell with SIGTSTP ignored
+// (an empty trap on TSTP), ctrl+z says it cannot suspend and tern goes on reading.
+// It sent the stop, which nothing took, and waited for good for the
+// SIGCONT, the terminal given back to no one and ctrl+c ignored.
+func TestTmuxSuspendStopIgnored(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed: no shell with job control to suspend tern from")
+	}
+	g := newSSEGateway(t, func(s *sse, _ chatRequest, _ *http.Request) { s.finish("stop") })
+	env := append(tmuxEnv(t, g.srv.URL), "PS1=SHELL-PROMPT$ ")
+	s := startTmux(t, env, t.TempDir(), shellQuote(bash)+" --norc --noprofile -i")
+	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
+	s.typeText("trap '' TSTP; " + shellQuote(ternBin))
+	s.keys("Enter")
+	s.waitText(tmuxTimeout, placeholder, tmuxModel)
+	s.typeText("draft")
+	s.waitText(tmuxTimeout, "› draft")
+	s.keys("C-z")
+	s.waitText(tmuxTimeout, "needs tern started from an interactive shell")
+	s.typeText(" kept")
+	s.waitText(tmuxTimeout, "› draft kept")
+	s.keys("C-c", "C-c", "C-c")
+	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
+}
