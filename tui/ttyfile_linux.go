@@ -52,10 +52,10 @@ type ttyFile struct {
 	paused atomic.Bool
 	closed atomic.Bool
 	// rmu is held shared by the input's reads of fd and alone by Close
-	// while it closes fd: Bubble Tea's reader outlives the program (its cancel cannot stop
-	// a reader it did not make), and a read woken by a key as Close ran
-	// would read fd's number after it was closed, when it may name a file
-	// opened since.
+	// while it closes fd: Bubble Tea's reader outlives the program (its
+	// cancel cannot stop a reader it did not make), and a read woken by a
+	// key as Close ran would read fd's number after it was closed, when it
+	// may name a file opened since.
 	rmu sync.RWMutex
 }
 
