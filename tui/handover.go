@@ -30,18 +30,29 @@ type inputGate interface {
 // into the message the model gets back. Reading pauses from now, so a key
 // typed from here on goes to the program, not to tern.
 func (m *model) handOver(run func() error, fn tea.ExecCallback) tea.Cmd {
+	return m.handOverTo(handover{run: run}, fn)
+}
+
+// handOverTo is handOver for h, its gate set here.
+func (m *model) handOverTo(h handover, fn tea.ExecCallback) tea.Cmd {
 	if m.tty != nil {
 		m.tty.pause()
 	}
-	return tea.Exec(handover{run: run, gate: m.tty}, fn)
+	h.gate = m.tty
+	return tea.Exec(h, fn)
 }
 
-// runInTerminal hands the terminal to c, with tern's own standard files as
-// its own (Bubble Tea's input and output may be tern's ttyFiles, which a
-// child would otherwise get through pipes, not as its terminal).
+// runInTerminal hands the terminal to c. Where Bubble Tea reads and writes
+// through tern's ttyFiles, c gets tern's standard files instead (through
+// them a child would get pipes, not its terminal); elsewhere it gets
+// Bubble Tea's own input, as tea.ExecProcess gives it: the terminal Bubble
+// Tea opened when tern's standard input is not one (`tern < /dev/null`).
 func (m *model) runInTerminal(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd {
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-	return m.handOver(c.Run, fn)
+	if m.tty != nil {
+		c.Stdin = os.Stdin
+	}
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	return m.handOverTo(handover{run: c.Run, cmd: c}, fn)
 }
 
 // handover is the tea.ExecCommand handOver runs: Bubble Tea has let go of
@@ -50,6 +61,9 @@ func (m *model) runInTerminal(c *exec.Cmd, fn tea.ExecCallback) tea.Cmd {
 type handover struct {
 	run  func() error
 	gate inputGate
+	// cmd is the program run, whose unset files get Bubble Tea's; nil for
+	// a stop.
+	cmd *exec.Cmd
 }
 
 // Run runs the program and lets tern read again.
@@ -60,11 +74,15 @@ func (h handover) Run() error {
 	return h.run()
 }
 
-// SetStdin is a no-op: the program has the terminal's own files.
-func (handover) SetStdin(io.Reader) {}
+// SetStdin gives the program Bubble Tea's input unless it has its own.
+func (h handover) SetStdin(r io.Reader) {
+	if h.cmd != nil && h.cmd.Stdin == nil {
+		h.cmd.Stdin = r
+	}
+}
 
-// SetStdout is a no-op: the program has the terminal's own files.
+// SetStdout is a no-op: the program has tern's standard output.
 func (handover) SetStdout(io.Writer) {}
 
-// SetStderr is a no-op: the program has the terminal's own files.
+// SetStderr is a no-op: the program has tern's standard error.
 func (handover) SetStderr(io.Writer) {}

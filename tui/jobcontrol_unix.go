@@ -14,8 +14,13 @@ import (
 // foreground job: such a shell puts each job in a process group of its own
 // (so ours is not the session's) and makes it the terminal's foreground
 // group. Only then does a shell wait to resume tern with `fg`; a stopped
-// process with nobody to resume it would hang for good.
+// process with nobody to resume it would hang for good, and so would one
+// started with the stop ignored (a shell's empty trap on TSTP): it would wait
+// for a SIGCONT that never comes, the terminal given away.
 func shellJobControl() bool {
+	if stopIgnored() {
+		return false
+	}
 	fg, err := unix.IoctlGetInt(int(os.Stdin.Fd()), unix.TIOCGPGRP)
 	if err != nil {
 		return false

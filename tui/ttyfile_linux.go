@@ -42,10 +42,21 @@ type ttyFile struct {
 	ep *os.File
 	rc syscall.RawConn
 
-	wmu    sync.Mutex // one Write's bytes go out whole, as os.File's do
-	mu     sync.Mutex // orders pause and resume with the read deadline
+	wmu sync.Mutex // one Write's bytes go out whole, as os.File's do
+	mu  sync.Mutex // orders pause and resume with the read deadline
+	// pauses counts the hand-overs asked for and not yet over: two can be
+	// asked for before the first runs (ctrl+z twice, ctrl+g twice, read in
+	// one go), and the first one's resume must not let a reader in while
+	// the second program has the terminal.
+	pauses int
 	paused atomic.Bool
 	closed atomic.Bool
+	// rmu is held shared by the input's reads of fd and alone by Close
+	// while it closes fd: Bubble Tea's reader outlives the program (its
+	// cancel cannot stop a reader it did not make), and a read woken by a
+	// key as Close ran would read fd's number after it was closed, when it
+	// may name a file opened since.
+	rmu sync.RWMutex
 }
 
 // openTTY opens the terminal std is on again, or fails when std is not a
@@ -114,9 +125,17 @@ func (t *ttyFile) Read(b []byte) (int, error) {
 	if t.rc == nil {
 		return t.readPolling(b)
 	}
+	t.rmu.RLock()
+	defer t.rmu.RUnlock()
 	var n int
 	var errno error
 	err := t.rc.Read(func(uintptr) bool {
+		// A pause that came after the check above: the keys waiting now
+		// are for the program the terminal goes to.
+		if t.paused.Load() || t.closed.Load() {
+			n, errno = 0, nil
+			return true
+		}
 		n, errno = rawRetry(rawio.Read, t.fd, b)
 		return !errors.Is(errno, syscall.EAGAIN)
 	})
@@ -184,27 +203,41 @@ func (t *ttyFile) Close() error {
 	}
 	var err error
 	if t.ep != nil {
-		err = t.ep.Close()
+		err = t.ep.Close() // a read waiting wakes and ends
 	}
+	t.rmu.Lock()
+	defer t.rmu.Unlock()
 	return errors.Join(err, syscall.Close(t.fd))
 }
 
 // pause ends the read waiting now, and every read until resume, as the
 // end of input: Bubble Tea cannot interrupt a reader that is not an epoll
 // file of its own, and a program given the terminal must get every key.
+// Pauses nest: reading resumes once each has been resumed.
 func (t *ttyFile) pause() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.pauses++
+	if t.pauses > 1 {
+		return
+	}
 	t.paused.Store(true)
 	if t.ep != nil {
 		_ = t.ep.SetReadDeadline(time.Unix(1, 0))
 	}
 }
 
-// resume lets reads wait for keys again.
+// resume lets reads wait for keys again once every pause is resumed.
 func (t *ttyFile) resume() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.pauses == 0 {
+		return
+	}
+	t.pauses--
+	if t.pauses > 0 {
+		return
+	}
 	t.paused.Store(false)
 	if t.ep != nil {
 		_ = t.ep.SetReadDeadline(time.Time{})
