@@ -2,76 +2,14 @@ package tui
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/term"
 	"golang.org/x/sys/unix"
 )
-
-// openPTY opens a pseudo-terminal: the master (the emulator's side, a
-// descriptor) and the slave, as a blocking *os.File like os.Stdin, in raw
-// mode so that bytes pass unchanged.
-func openPTY(t *testing.T) (master int, slave *os.File) {
-	t.Helper()
-	m, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Skipf("no pseudo-terminals here: %v", err)
-	}
-	t.Cleanup(func() { _ = unix.Close(m) })
-	if err := unix.IoctlSetPointerInt(m, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetUint32(m, unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := fmt.Sprintf("/dev/pts/%d", n)
-	s, err := unix.Open(name, unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slave = os.NewFile(uintptr(s), name)
-	t.Cleanup(func() { _ = slave.Close() })
-	if _, err := term.MakeRaw(uintptr(s)); err != nil {
-		t.Fatal(err)
-	}
-	return m, slave
-}
-
-// readResult is what one Read returned.
-type readResult struct {
-	s   string
-	err error
-}
-
-// readAsync reads once from f in the background.
-func readAsync(f io.Reader) <-chan readResult {
-	ch := make(chan readResult, 1)
-	go func() {
-		b := make([]byte, 64)
-		n, err := f.Read(b)
-		ch <- readResult{string(b[:n]), err}
-	}()
-	return ch
-}
-
-// wantRead waits for a read's result.
-func wantRead(t *testing.T, ch <-chan readResult, s string, err error) {
-	t.Helper()
-	select {
-	case r := <-ch:
-		if r.s != s || !errors.Is(r.err, err) {
-			t.Errorf("read %q, %v; want %q, %v", r.s, r.err, s, err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatalf("no read returned; want %q, %v", s, err)
-	}
-}
 
 // notYet checks that a read is still waiting.
 func notYet(t *testing.T, ch <-chan readResult) {
@@ -83,9 +21,9 @@ func notYet(t *testing.T, ch <-chan readResult) {
 	}
 }
 
-func typeInto(t *testing.T, master int, s string) {
+func typeInto(t *testing.T, master *os.File, s string) {
 	t.Helper()
-	if _, err := unix.Write(master, []byte(s)); err != nil {
+	if _, err := master.Write([]byte(s)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -97,15 +35,15 @@ func TestTTYFileReads(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name string
-		run  func(t *testing.T, master int, in terminalFile)
+		run  func(t *testing.T, master *os.File, in terminalFile)
 	}{
-		{"waits for a key, then reads it", func(t *testing.T, master int, in terminalFile) {
+		{"waits for a key, then reads it", func(t *testing.T, master *os.File, in terminalFile) {
 			ch := readAsync(in)
 			notYet(t, ch)
 			typeInto(t, master, "abc")
 			wantRead(t, ch, "abc", nil)
 		}},
-		{"a pause ends the waiting read, keys typed meanwhile are kept", func(t *testing.T, master int, in terminalFile) {
+		{"a pause ends the waiting read, keys typed meanwhile are kept", func(t *testing.T, master *os.File, in terminalFile) {
 			ch := readAsync(in)
 			notYet(t, ch)
 			in.pause()
@@ -119,7 +57,7 @@ func TestTTYFileReads(t *testing.T) {
 			typeInto(t, master, "x")
 			wantRead(t, ch, "x", nil)
 		}},
-		{"a pause before any read", func(t *testing.T, master int, in terminalFile) {
+		{"a pause before any read", func(t *testing.T, master *os.File, in terminalFile) {
 			in.pause()
 			in.resume()
 			ch := readAsync(in)
@@ -127,7 +65,7 @@ func TestTTYFileReads(t *testing.T) {
 			typeInto(t, master, "y")
 			wantRead(t, ch, "y", nil)
 		}},
-		{"closing ends the waiting read", func(t *testing.T, _ int, in terminalFile) {
+		{"closing ends the waiting read", func(t *testing.T, _ *os.File, in terminalFile) {
 			ch := readAsync(in)
 			notYet(t, ch)
 			if err := in.Close(); err != nil {
@@ -179,7 +117,7 @@ func TestTTYFileWritesWhole(t *testing.T) {
 	buf := make([]byte, 4096)
 	for len(got) < 500<<10 {
 		time.Sleep(time.Millisecond) // a slow reader: the terminal fills up
-		n, err := unix.Read(master, buf)
+		n, err := master.Read(buf)
 		if err != nil {
 			t.Fatal(err)
 		}
