@@ -56,8 +56,7 @@ func (m *model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.typedOnly = true
 		return m.refreshPalette()
 	}
-	var cmd tea.Cmd
-	cmd = m.updateInput(k)
+	cmd := m.updateInput(k)
 	return tea.Batch(cmd, m.refreshPalette())
 }
 

@@ -476,9 +476,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sessionResult:
 		cmd = msg.apply(m)
 	default:
-		var c tea.Cmd
-		c = m.updateInput(msg)
-		cmd = c
+		cmd = m.updateInput(msg)
 	}
 	m.viewValid = false
 	if _, frame := msg.(frameMsg); !frame {
