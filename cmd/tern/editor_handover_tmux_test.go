@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,18 +103,7 @@ func TestTmuxEditorStdinNotTerminal(t *testing.T) {
 // keys typed after fg, which were dropped.
 func TestTmuxSuspendTwice(t *testing.T) {
 	t.Parallel()
-	needTmux(t)
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed: no shell with job control to suspend tern from")
-	}
-	g := newSSEGateway(t, func(s *sse, _ chatRequest, _ *http.Request) { s.finish("stop") })
-	env := append(tmuxEnv(t, g.srv.URL), "PS1=SHELL-PROMPT$ ")
-	s := startTmux(t, env, t.TempDir(), shellQuote(bash)+" --norc --noprofile -i")
-	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
-	s.typeText(shellQuote(ternBin))
-	s.keys("Enter")
-	s.waitText(tmuxTimeout, placeholder, tmuxModel)
+	s := ternInBash(t, "")
 	s.typeText("draft")
 	s.waitText(tmuxTimeout, "› draft")
 
@@ -145,18 +133,7 @@ func TestTmuxSuspendTwice(t *testing.T) {
 // SIGCONT, the terminal given back to no one and ctrl+c ignored.
 func TestTmuxSuspendStopIgnored(t *testing.T) {
 	t.Parallel()
-	needTmux(t)
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed: no shell with job control to suspend tern from")
-	}
-	g := newSSEGateway(t, func(s *sse, _ chatRequest, _ *http.Request) { s.finish("stop") })
-	env := append(tmuxEnv(t, g.srv.URL), "PS1=SHELL-PROMPT$ ")
-	s := startTmux(t, env, t.TempDir(), shellQuote(bash)+" --norc --noprofile -i")
-	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
-	s.typeText("trap '' TSTP; " + shellQuote(ternBin))
-	s.keys("Enter")
-	s.waitText(tmuxTimeout, placeholder, tmuxModel)
+	s := ternInBash(t, "trap '' TSTP; ")
 	s.typeText("draft")
 	s.waitText(tmuxTimeout, "› draft")
 	s.keys("C-z")

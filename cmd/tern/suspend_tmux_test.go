@@ -12,18 +12,7 @@ import (
 // `fg` brings tern back with its screen redrawn and the draft kept.
 func TestTmuxSuspend(t *testing.T) {
 	t.Parallel()
-	needTmux(t)
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("bash is not installed: no shell with job control to suspend tern from")
-	}
-	g := newSSEGateway(t, func(s *sse, _ chatRequest, _ *http.Request) { s.finish("stop") })
-	env := append(tmuxEnv(t, g.srv.URL), "PS1=SHELL-PROMPT$ ")
-	s := startTmux(t, env, t.TempDir(), shellQuote(bash)+" --norc --noprofile -i")
-	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
-	s.typeText(shellQuote(ternBin))
-	s.keys("Enter")
-	s.waitText(tmuxTimeout, placeholder, tmuxModel)
+	s := ternInBash(t, "")
 	s.typeText("a draft to keep")
 	s.waitText(tmuxTimeout, "› a draft to keep")
 
@@ -48,4 +37,25 @@ func TestTmuxSuspend(t *testing.T) {
 	s.waitText(tmuxTimeout, "› a draft to keep and more")
 	s.keys("C-c", "C-c", "C-c")
 	s.waitText(tmuxTimeout, "SHELL-PROMPT$ fg")
+}
+
+// ternInBash starts tern from an interactive bash (prompt SHELL-PROMPT$)
+// in tmux, with before typed ahead of it on the command line, against a
+// gateway that answers nothing, and waits for its input; the test skips
+// without tmux or bash.
+func ternInBash(t *testing.T, before string) *tmuxServer {
+	t.Helper()
+	needTmux(t)
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed: no shell with job control to suspend tern from")
+	}
+	g := newSSEGateway(t, func(s *sse, _ chatRequest, _ *http.Request) { s.finish("stop") })
+	env := append(tmuxEnv(t, g.srv.URL), "PS1=SHELL-PROMPT$ ")
+	s := startTmux(t, env, t.TempDir(), shellQuote(bash)+" --norc --noprofile -i")
+	s.waitText(tmuxTimeout, "SHELL-PROMPT$")
+	s.typeText(before + shellQuote(ternBin))
+	s.keys("Enter")
+	s.waitText(tmuxTimeout, placeholder, tmuxModel)
+	return s
 }
