@@ -96,7 +96,8 @@ func (c *markConn) Close() error {
 
 // Read returns what the socket holds. While an answer streams it reads
 // without parking, whatever the mark; when the socket holds nothing it
-// naps for readGap with the mark raised, so the segments arriving
+// naps (1 ms at first, then longer up to readGap: nextGap) with the mark
+// raised, so the segments arriving
 // meanwhile wake no one, and looks again: reading on this clock, rather
 // than once per read of the body, is what paces a body read through TLS,
 // which hands on one record per read. When the socket still holds nothing
